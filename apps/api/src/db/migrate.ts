@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as catalog from './migrations/001-catalog.js';
+import * as flags from './migrations/002-flags.js';
+import * as shop from './migrations/003-shop.js';
+
+/** Migrations are listed in code, so the compiled build and the tests run the same set. */
+const migrations: Record<string, Migration> = {
+  '001-catalog': catalog,
+  '002-flags': flags,
+  '003-shop': shop,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};
+
+/** Brings the schema up to date; Kysely's lock makes concurrent replicas safe. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+  const migrator = new Migrator({ db: db as Kysely<unknown>, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,220 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface DepartmentTable {
+  slug: string;
+  name: string;
+  description: string;
+  position: number;
+}
+
+export interface ProductTable {
+  id: number;
+  department_slug: string;
+  name: string;
+  kind: string;
+  description: string;
+  price_cents: number;
+  stock: number;
+  /** JSON array of material names. */
+  materials: string;
+  colour: string;
+  width_cm: number;
+  depth_cm: number;
+  height_cm: number;
+}
+
+export interface SpecialEditionTable {
+  product_id: number;
+  name: string;
+  description: string;
+  price_cents: number;
+  badge: string;
+  stock: number;
+}
+
+/** Shop tables (migration 003-shop). Booleans are 0/1 integers so SQLite and PostgreSQL agree. */
+export interface SessionTable {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  shopper_id: string | null;
+  shopper_list: string | null;
+  shopper_name: string | null;
+  shopper_email: string | null;
+  shopper_team: string | null;
+  shopper_use_discount: number;
+  shopper_use_new_checkout_flow: number;
+}
+
+export interface CartLineTable {
+  id: string;
+  session_id: string;
+  product_id: number;
+  edition: 'standard' | 'special';
+  quantity: number;
+  created_at: string;
+}
+
+export interface PaymentMethodTable {
+  id: string;
+  session_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  token: string;
+  created_at: string;
+}
+
+export interface OrderTable {
+  id: string;
+  session_id: string;
+  shopper_id: string | null;
+  status: string;
+  currency: string;
+  subtotal_cents: number;
+  discount_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  shipping_name: string;
+  shipping_email: string;
+  shipping_address1: string;
+  shipping_address2: string | null;
+  shipping_city: string;
+  shipping_postal_code: string;
+  shipping_country: string;
+  card_brand: string;
+  card_last4: string;
+  instant_pay_variant: string | null;
+  checkout_flow: string | null;
+  created_at: string;
+}
+
+export interface OrderLineTable {
+  id: string;
+  order_id: string;
+  position: number;
+  product_id: number;
+  edition: string;
+  name: string;
+  unit_price_cents: number;
+  quantity: number;
+  line_total_cents: number;
+}
+
+export interface PaymentTable {
+  id: string;
+  order_id: string;
+  session_id: string;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  method: string;
+  card_brand: string;
+  card_last4: string;
+  gateway_charge_id: string;
+  created_at: string;
+}
+
+export interface IdempotencyKeyTable {
+  session_id: string;
+  key: string;
+  request_fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+/**
+ * Flag service and intake tables (migration 002-flags). Epoch-millisecond columns are bigint:
+ * better-sqlite3 reads them as numbers, pg as strings, so readers wrap them in Number().
+ */
+export type EpochMillisColumn = ColumnType<number | string, number, number>;
+
+export interface FlagConfigurationTable {
+  id: string;
+  created_at: EpochMillisColumn;
+  environment: string;
+  source: string;
+}
+
+export interface FlagTable {
+  key: string;
+  /** The flag's UFC JSON (Datadog dialect). */
+  definition: string;
+  /** Hash of the definition as last loaded from the definition files. */
+  source_hash: string;
+  /** Bumped on every write; operator changes update only the revision they read. */
+  revision: number;
+  updated_at: EpochMillisColumn;
+}
+
+export interface FlagAuditTable {
+  id: Generated<number>;
+  flag_key: string | null;
+  action: string;
+  operator: string;
+  at: EpochMillisColumn;
+  before: string | null;
+  after: string | null;
+  configuration_created_at: EpochMillisColumn;
+}
+
+export interface FlagExposureTable {
+  id: Generated<number>;
+  flag_key: string;
+  allocation_key: string;
+  variant_key: string;
+  subject_id: string;
+  subject_attributes: string;
+  timestamp: EpochMillisColumn;
+  service: string | null;
+  received_at: EpochMillisColumn;
+}
+
+export interface FlagEvaluationTable {
+  id: Generated<number>;
+  flag_key: string;
+  variant_key: string | null;
+  allocation_key: string | null;
+  targeting_rule_key: string | null;
+  targeting_key: string | null;
+  evaluation_count: number;
+  first_evaluation: EpochMillisColumn;
+  last_evaluation: EpochMillisColumn;
+  /** 0/1. */
+  runtime_default_used: number;
+  error_message: string | null;
+  context: string | null;
+  timestamp: EpochMillisColumn;
+  received_at: EpochMillisColumn;
+}
+
+export interface IntakeEventTable {
+  id: Generated<number>;
+  /** The forwarded intake path's last segment: rum, replay, logs… */
+  track: string;
+  event_type: string | null;
+  session_id: string | null;
+  payload: string;
+  received_at: EpochMillisColumn;
+}
+
+export interface Database {
+  departments: DepartmentTable;
+  products: ProductTable;
+  special_editions: SpecialEditionTable;
+  sessions: SessionTable;
+  cart_lines: CartLineTable;
+  payment_methods: PaymentMethodTable;
+  orders: OrderTable;
+  order_lines: OrderLineTable;
+  payments: PaymentTable;
+  idempotency_keys: IdempotencyKeyTable;
+  flag_configurations: FlagConfigurationTable;
+  flags: FlagTable;
+  flag_audit: FlagAuditTable;
+  flag_exposures: FlagExposureTable;
+  flag_evaluations: FlagEvaluationTable;
+  intake_events: IntakeEventTable;
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+export interface TestDatabase {
+  database: DatabaseHandle;
+  /** Closes the connection and removes the file or drops the database. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: a SQLite file in a temp folder, or — when
+ * TEST_DATABASE_URL points at a PostgreSQL server — a database created for this file and dropped after.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) return createPostgresTestDatabase(serverUrl);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-test-'));
+  const database = openDatabase({ sqliteFile: path.join(dir, 'test.db') });
+  await migrateToLatest(database.db);
+  return {
+    database,
+    async destroy() {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createPostgresTestDatabase(serverUrl: string): Promise<TestDatabase> {
+  const name = `showroom_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  await migrateToLatest(database.db);
+  return {
+    database,
+    async destroy() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  HERO_IMAGE_SIZES,
+  HERO_PRODUCT_ID,
+  IMAGE_MIME_TYPES,
+  departmentImage,
+  heroImage,
+  heroImageUrl,
+  productImage,
+  type PhotoSet,
+  type PhotoView,
+  type ResponsiveImage,
+} from '../catalog/product-images.js';
+
+interface PictureProps {
+  image: ResponsiveImage;
+  alt: string;
+  sizes: string;
+  priority: boolean;
+  className: string | undefined;
+}
+
+/**
+ * `<picture>` with AVIF and WebP sources and a JPEG `<img>` fallback. Explicit
+ * width/height reserve the box before the image loads (no layout shift); style
+ * the `<img>` with `width: 100%; height: auto` (or `object-fit`) via className.
+ */
+function ResponsivePicture({ image, alt, sizes, priority, className }: PictureProps) {
+  return (
+    <picture>
+      {image.sources.map((source) => (
+        <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={sizes} />
+      ))}
+      <img
+        src={image.src}
+        srcSet={image.srcSet}
+        sizes={sizes}
+        width={image.width}
+        height={image.height}
+        alt={alt}
+        className={className}
+        loading={priority ? 'eager' : 'lazy'}
+        decoding={priority ? undefined : 'async'}
+        fetchPriority={priority ? 'high' : undefined}
+      />
+    </picture>
+  );
+}
+
+export interface ProductImageProps {
+  productId: number;
+  /** `std` standard photos, `new` alternative photo set, `se` special edition. */
+  set: PhotoSet;
+  /** 0 room scene, 1 studio front view, 2 close-up (falls back to 0 for `se`). */
+  view: PhotoView;
+  alt: string;
+  /** Rendered width hint, e.g. `(min-width: 1024px) 25vw, 50vw`. */
+  sizes: string;
+  /** Above-the-fold image: eager load with high fetch priority. */
+  priority?: boolean;
+  /** Applied to the `<img>`. */
+  className?: string;
+}
+
+export function ProductImage({
+  productId,
+  set,
+  view,
+  alt,
+  sizes,
+  priority = false,
+  className,
+}: ProductImageProps) {
+  return (
+    <ResponsivePicture
+      image={productImage(productId, set, view)}
+      alt={alt}
+      sizes={sizes}
+      priority={priority}
+      className={className}
+    />
+  );
+}
+
+export interface HeroImageProps {
+  alt: string;
+  /** Must match the preload link; defaults to HERO_IMAGE_SIZES (`100vw`). */
+  sizes?: string;
+  productId?: number;
+  className?: string;
+}
+
+/** Landing-page banner of the hero table; always high priority (LCP candidate). */
+export function HeroImage({
+  alt,
+  sizes = HERO_IMAGE_SIZES,
+  productId = HERO_PRODUCT_ID,
+  className,
+}: HeroImageProps) {
+  return (
+    <ResponsivePicture
+      image={heroImage(productId)}
+      alt={alt}
+      sizes={sizes}
+      priority
+      className={className}
+    />
+  );
+}
+
+/** Default `sizes` for home-page department tiles (renditions are 400 and 800 px wide). */
+export const DEPARTMENT_IMAGE_SIZES = '(max-width: 640px) 50vw, 320px';
+
+export interface DepartmentImageProps {
+  slug: string;
+  alt: string;
+  sizes?: string;
+  priority?: boolean;
+  className?: string;
+}
+
+/** Small 4:3 banner for a department tile. */
+export function DepartmentImage({
+  slug,
+  alt,
+  sizes = DEPARTMENT_IMAGE_SIZES,
+  priority = false,
+  className,
+}: DepartmentImageProps) {
+  return (
+    <ResponsivePicture
+      image={departmentImage(slug)}
+      alt={alt}
+      sizes={sizes}
+      priority={priority}
+      className={className}
+    />
+  );
+}
+
+/** Shape of a React Router `links` descriptor for an image preload. */
+export interface ImagePreloadLink {
+  rel: 'preload';
+  as: 'image';
+  href: string;
+  imageSrcSet: string;
+  imageSizes: string;
+  type: string;
+  fetchPriority: 'high';
+}
+
+/**
+ * Preload for the hero banner, for a route's `links` export:
+ * `export const links: Route.LinksFunction = () => [...heroPreloadLinks()];`
+ * Only AVIF is preloaded (browsers skip preloads whose `type` they cannot
+ * decode); `sizes` must match the `<HeroImage sizes>` prop.
+ */
+export function heroPreloadLinks(
+  sizes: string = HERO_IMAGE_SIZES,
+  productId: number = HERO_PRODUCT_ID,
+): ImagePreloadLink[] {
+  const avif = heroImage(productId).sources.find((s) => s.type === IMAGE_MIME_TYPES.avif);
+  if (!avif) return [];
+  return [
+    {
+      rel: 'preload',
+      as: 'image',
+      href: heroImageUrl(1280, 'avif', productId),
+      imageSrcSet: avif.srcSet,
+      imageSizes: sizes,
+      type: IMAGE_MIME_TYPES.avif,
+      fetchPriority: 'high',
+    },
+  ];
+}

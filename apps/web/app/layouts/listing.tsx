@@ -1,0 +1,33 @@
+import { NavLink, Outlet } from 'react-router';
+import { Footer } from '../components/footer';
+import { Navbar } from '../components/navbar';
+import { useRootData } from '../root';
+
+/** Department listings: the navbar, a department sidebar and the product grid. */
+export default function ListingLayout() {
+  const root = useRootData();
+  const departments = root?.departments ?? [];
+  return (
+    <div className="page">
+      <Navbar departments={departments} />
+      <div className="listing">
+        <aside className="listing__sidebar" aria-label="All departments">
+          <h2 className="listing__sidebar-title">Departments</h2>
+          <ul>
+            {departments.map((department) => (
+              <li key={department.slug}>
+                <NavLink to={`/department/${department.slug}`}>
+                  {department.name} <span className="muted">({department.productCount})</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </aside>
+        <main className="listing__main">
+          <Outlet />
+        </main>
+      </div>
+      <Footer />
+    </div>
+  );
+}

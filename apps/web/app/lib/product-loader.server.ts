@@ -1,0 +1,25 @@
+import { ApiResponseError, apiGet } from './api.server';
+import { parseProductParam, type Edition, type Product } from './catalog';
+import { routeInvalid } from './page-errors';
+
+/**
+ * The validity check of product routes (spec §5): the product exists and belongs to the
+ * department in the path; otherwise 'Page Not Found: {path}'.
+ */
+export async function loadProductPage(
+  request: Request,
+  dept: string,
+  productParam: string,
+): Promise<{ product: Product; edition: Edition }> {
+  const parsed = parseProductParam(productParam);
+  if (!parsed) routeInvalid(request);
+  let product: Product;
+  try {
+    product = await apiGet<Product>(`/products/${parsed.id}`, request);
+  } catch (err) {
+    if (err instanceof ApiResponseError && err.status === 404) routeInvalid(request);
+    throw err;
+  }
+  if (product.department !== dept) routeInvalid(request);
+  return { product, edition: parsed.edition };
+}

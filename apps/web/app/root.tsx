@@ -1,0 +1,98 @@
+import type { ReactNode } from 'react';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import { ErrorPage } from './components/error-page';
+import { Footer } from './components/footer';
+import { Navbar } from './components/navbar';
+import { apiGet } from './lib/api.server';
+import type { Department } from './lib/catalog';
+import { loadRuntimeProfiles } from './lib/runtime-config.server';
+import stylesheet from './styles/app.css?url';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { departments } = await apiGet<{ departments: Department[] }>('/departments', request);
+  return { departments, runtime: loadRuntimeProfiles() };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>('root');
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#2f3e34" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta() {
+  return [
+    { title: 'Showroom — furniture for every room' },
+    { name: 'description', content: 'Tables, chairs, sofas, bedding and lighting.' },
+  ];
+}
+
+/**
+ * One error page for the whole shop (spec §2, §8): 404 shows 'Page Not Found', anything else
+ * 'Internal Server Error'; the description is the error's message. Stacks only in development.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRootData();
+  let status = 500;
+  let message = 'Internal Server Error';
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    const data: unknown = error.data;
+    if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') {
+      message = data.message;
+    } else if (typeof data === 'string' && data) {
+      message = data;
+    } else {
+      message = error.statusText || message;
+    }
+  } else if (error instanceof Error) {
+    message = error.message;
+    if (import.meta.env.DEV) stack = error.stack;
+  }
+  return (
+    <div className="page">
+      {root ? <Navbar departments={root.departments} /> : null}
+      <main className="main">
+        <ErrorPage status={status} message={message} stack={stack} />
+      </main>
+      <Footer />
+    </div>
+  );
+}

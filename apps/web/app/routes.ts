@@ -1,0 +1,34 @@
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
+
+/**
+ * Spec §2. Every route but /scenarios sits under the start-up layout, which runs the browser
+ * start-up sequence ('init') once per page load.
+ */
+export default [
+  layout('layouts/scenarios-layout.tsx', [route('scenarios', 'routes/scenarios.tsx')]),
+  layout('layouts/startup.tsx', [
+    route('home', 'routes/home.tsx'),
+    layout('layouts/lcp-layout.tsx', [
+      route('department/tables/product/10', 'routes/landing-table.tsx'),
+    ]),
+    layout('layouts/listing.tsx', [route('department/:dept', 'routes/department.tsx')]),
+    layout('layouts/signup-layout.tsx', [
+      route('signup', 'routes/signup.tsx'),
+      route('signup-verify', 'routes/signup-verify.tsx'),
+      route('loyalty-signup', 'routes/loyalty-signup.tsx'),
+    ]),
+    layout('layouts/default.tsx', [
+      index('routes/index.tsx'),
+      route('department/:dept/product/:product', 'routes/product.tsx'),
+      route('cart', 'routes/cart.tsx'),
+      route('checkout', 'routes/checkout.tsx'),
+      route('demo', 'routes/demo.tsx'),
+      route('profile', 'routes/profile.tsx'),
+      route('profile-edit', 'routes/profile-edit.tsx'),
+      route('profile-payment', 'routes/profile-payment.tsx'),
+      route('verification', 'routes/verification.tsx'),
+      route('video-quality-monitoring-demo', 'routes/video-quality-monitoring-demo.tsx'),
+      route('*', 'routes/not-found.tsx'),
+    ]),
+  ]),
+] satisfies RouteConfig;

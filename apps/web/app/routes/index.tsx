@@ -1,0 +1,62 @@
+import { Link } from 'react-router';
+import type { Route } from './+types/index';
+import { DepartmentImage } from '../components/product-image';
+import { ProductCard } from '../components/product-card';
+import { apiGet } from '../lib/api.server';
+import type { ProductPage } from '../lib/catalog';
+import { useRootData } from '../root';
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { departments } = await apiGet<{ departments: { slug: string }[] }>(
+    '/departments',
+    request,
+  );
+  const pages = await Promise.all(
+    departments.map((department) =>
+      apiGet<ProductPage>(`/departments/${department.slug}/products?limit=2`, request),
+    ),
+  );
+  return { featured: pages.flatMap((page) => page.products) };
+}
+
+export default function IndexPage({ loaderData }: Route.ComponentProps) {
+  const departments = useRootData()?.departments ?? [];
+  return (
+    <>
+      <section className="home-hero">
+        <div className="home-hero__copy">
+          <p className="landing__kicker">New season</p>
+          <h1>Furniture for every room</h1>
+          <p>Solid timber tables, deep sofas, soft bedding and warm light — made to last.</p>
+          <Link to="/department/tables/product/10" className="button button--primary">
+            Meet the table of the season
+          </Link>
+        </div>
+      </section>
+      <section aria-labelledby="departments-heading">
+        <h2 id="departments-heading">Shop by department</h2>
+        <div className="department-grid">
+          {departments.map((department, position) => (
+            <Link
+              key={department.slug}
+              to={`/department/${department.slug}`}
+              className="department-tile"
+            >
+              <DepartmentImage slug={department.slug} alt="" priority={position < 2} />
+              <span className="department-tile__name">{department.name}</span>
+              <span className="muted">{department.productCount} products</span>
+            </Link>
+          ))}
+        </div>
+      </section>
+      <section aria-labelledby="featured-heading">
+        <h2 id="featured-heading">Featured</h2>
+        <div className="product-grid">
+          {loaderData.featured.map((product) => (
+            <ProductCard key={product.id} product={product} />
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

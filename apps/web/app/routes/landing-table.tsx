@@ -1,0 +1,55 @@
+import { Link } from 'react-router';
+import type { Route } from './+types/landing-table';
+import { AddToCart } from '../components/add-to-cart';
+import { HeroImage, heroPreloadLinks } from '../components/product-image';
+import { productPath } from '../lib/catalog';
+import { formatPrice } from '../lib/money';
+import { loadProductPage } from '../lib/product-loader.server';
+
+/** The hero is the LCP element: preload the right candidate before any script runs. */
+export const links: Route.LinksFunction = () => heroPreloadLinks();
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadProductPage(request, 'tables', '10');
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return data ? [{ title: `${data.product.name} — Showroom` }] : [];
+}
+
+export default function LandingTablePage({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  return (
+    <article className="landing" data-testid="landing">
+      <section className="landing__hero">
+        <HeroImage alt={`${product.name} set for dinner in a bright dining room`} />
+        <div className="landing__hero-copy">
+          <p className="landing__kicker">The table of the season</p>
+          <h1 data-testid="product-name">{product.name}</h1>
+          <p className="landing__price">{formatPrice(product.priceCents)}</p>
+        </div>
+      </section>
+      <section className="landing__body">
+        <div>
+          <p className="landing__lead">{product.description}</p>
+          <dl className="specs">
+            <dt>Materials</dt>
+            <dd>{product.materials.join(', ')}</dd>
+            <dt>Dimensions</dt>
+            <dd>
+              W {product.dimensions.widthCm} × D {product.dimensions.depthCm} × H{' '}
+              {product.dimensions.heightCm} cm
+            </dd>
+          </dl>
+        </div>
+        <div className="landing__buy">
+          <p className="stock stock--in">{product.stock} in stock</p>
+          <AddToCart productId={product.id} edition="standard" stock={product.stock} />
+          <Link to={productPath(product, 'special')}>
+            {product.specialEdition.badge}: {product.specialEdition.name}
+          </Link>
+        </div>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/** Ports of the servers under test, away from a developer's own 3000/3001. */
+export const E2E_WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
+export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 3101);
+const apiUrl = `http://localhost:${E2E_API_PORT}`;
+
+// A fresh database for every run, so stock and orders start from the seed.
+const dataDir =
+  process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-e2e-data-'));
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: true,
+  forbidOnly: true,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_WEB_PORT}`,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node ../../scripts/start.mjs',
+    url: `http://localhost:${E2E_WEB_PORT}/`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_WEB_PORT),
+      API_PORT: String(E2E_API_PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // The browser reaches this run's api, not the default :3001 (README: "Configuration").
+      SHOWROOM_PROFILES_JSON: JSON.stringify({
+        local: {
+          backendUrl: apiUrl,
+          flagsUrl: `${apiUrl}/flags/precompute-assignments`,
+          intakeUrl: `${apiUrl}/intake`,
+        },
+      }),
+    },
+  },
+});

@@ -1,0 +1,109 @@
+import { expect, expectImagesLoaded, test } from './fixtures';
+
+const DEPARTMENTS = ['Tables', 'Chairs', 'Sofas', 'Bedding', 'Lighting'];
+
+test.describe('catalog', () => {
+  test('the home page lists every department with images and featured products', async ({
+    page,
+  }) => {
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    const nav = page.getByRole('navigation', { name: 'Departments' });
+    for (const name of DEPARTMENTS) {
+      await expect(nav.getByRole('link', { name })).toBeVisible();
+    }
+    await expect(page.locator('.department-tile')).toHaveCount(5);
+    await expect(page.getByTestId('product-card')).toHaveCount(10);
+    await expectImagesLoaded(page);
+  });
+
+  test('a department lists at least 12 products, each with an image and a price', async ({
+    page,
+  }) => {
+    await page.goto('/department/chairs');
+    await expect(page.getByRole('heading', { level: 1, name: 'Chairs' })).toBeVisible();
+    const cards = page.getByTestId('product-card');
+    expect(await cards.count()).toBeGreaterThanOrEqual(12);
+    await expect(cards.first().locator('picture source[type="image/avif"]')).toHaveCount(1);
+    await expect(cards.first().locator('img')).toHaveAttribute('width', /\d+/);
+    await expect(cards.first().locator('img')).toHaveAttribute('height', /\d+/);
+    await expectImagesLoaded(page, '.product-card img');
+  });
+
+  test('sorting by price and by name reorders the grid', async ({ page }) => {
+    await page.goto('/department/sofas');
+    const prices = async () =>
+      (await page.getByTestId('product-price').allTextContents()).map((text) =>
+        Number(text.replace(/[^0-9.]/g, '')),
+      );
+    await page.getByLabel('Sort by').selectOption('price-asc');
+    await expect(page).toHaveURL(/sort=price-asc/);
+    const ascending = await prices();
+    expect(ascending.length).toBeGreaterThanOrEqual(12);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+
+    await page.getByLabel('Sort by').selectOption('price-desc');
+    await expect(page).toHaveURL(/sort=price-desc/);
+    const descending = await prices();
+    expect(descending).toEqual([...ascending].reverse());
+
+    await page.getByLabel('Sort by').selectOption('name-asc');
+    await expect(page).toHaveURL(/sort=name-asc/);
+    const names = await page.locator('.product-card__name').allTextContents();
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+  });
+
+  test('a product page shows gallery, price, stock, materials and an add-to-cart control', async ({
+    page,
+  }) => {
+    await page.goto('/department/lighting');
+    const firstCard = page.getByTestId('product-card').first();
+    const name = (await firstCard.locator('.product-card__name').textContent()) ?? '';
+    await firstCard.locator('.product-card__link').click();
+    await expect(page.getByTestId('product-name')).toHaveText(name);
+    await expect(page.getByTestId('product-price')).toHaveText(/^\$[\d,]+\.\d\d$/);
+    await expect(page.getByTestId('product-stock')).toHaveText(/\d+ in stock/);
+    await expect(page.getByTestId('product-materials')).not.toBeEmpty();
+    await expect(page.getByTestId('add-to-cart')).toBeVisible();
+
+    const main = page.locator('.gallery__main img');
+    const before = await main.getAttribute('src');
+    await page.getByRole('button', { name: 'Show Close-up' }).click();
+    await expect(main).not.toHaveAttribute('src', before ?? '');
+    await expectImagesLoaded(page, '.gallery img');
+  });
+
+  test('the special edition has its own badge, price and stock', async ({ page }) => {
+    await page.goto('/department/tables/product/3');
+    const standardPrice = await page.getByTestId('product-price').textContent();
+    await page.locator('.special-link').click();
+    await expect(page).toHaveURL(/\/department\/tables\/product\/special-edition-3$/);
+    await expect(page.getByTestId('product-detail')).toHaveAttribute('data-edition', 'special');
+    await expect(page.locator('.badge--large')).toBeVisible();
+    await expect(page.getByTestId('product-price')).not.toHaveText(standardPrice ?? '');
+    await expect(page.getByTestId('product-stock')).toHaveText(/limited run/);
+  });
+
+  test('the table landing page preloads its hero, which is the LCP element', async ({ page }) => {
+    const response = await page.goto('/department/tables/product/10');
+    expect(response?.status()).toBe(200);
+    await expect(page.locator('link[rel="preload"][as="image"]')).toHaveCount(1);
+    const hero = page.locator('.landing__hero img');
+    await expect(hero).toHaveAttribute('fetchpriority', 'high');
+    const lcpSrc = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          new PerformanceObserver((list) => {
+            const entries = list.getEntries() as (PerformanceEntry & {
+              element?: Element | null;
+            })[];
+            const last = entries.at(-1);
+            const img = last?.element as HTMLImageElement | null | undefined;
+            if (img) resolve(img.currentSrc);
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    expect(lcpSrc).toContain('/img/hero/table-10-');
+    expect(await hero.evaluate((img: HTMLImageElement) => img.currentSrc)).toBe(lcpSrc);
+  });
+});

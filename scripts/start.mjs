@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// `npm start`: build when sources changed, then run the api (:3001) and the web (:3000) together.
+// `npm run dev`: the same two processes with hot reload. SIGINT/SIGTERM stop both cleanly.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dev = process.argv.includes('--dev');
+const apiPort = process.env.API_PORT ?? '3001';
+const webPort = process.env.PORT ?? '3000';
+
+/** Newest modification time under the given paths (files or folders), skipping outputs. */
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (p) => {
+    let stat;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      const name = path.basename(p);
+      if (['node_modules', 'build', 'dist', '.react-router', 'img'].includes(name)) return;
+      for (const entry of fs.readdirSync(p)) visit(path.join(p, entry));
+    } else {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+function needsBuild() {
+  const outputs = [
+    path.join(root, 'apps/api/dist/server.js'),
+    path.join(root, 'apps/web/build/server/index.js'),
+    path.join(root, 'apps/web/build/server-main/main.js'),
+  ];
+  if (!outputs.every((file) => fs.existsSync(file))) return true;
+  const built = Math.min(...outputs.map((file) => fs.statSync(file).mtimeMs));
+  const sources = newestMtime(
+    [
+      'apps/api/src',
+      'apps/api/flags',
+      'apps/web/app',
+      'apps/web/server',
+      'apps/web/scripts',
+      'apps/web/public',
+      'data/catalog.json',
+      'package-lock.json',
+    ].map((p) => path.join(root, p)),
+  );
+  return sources > built;
+}
+
+function run(command, args, env = {}) {
+  return spawn(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+}
+
+async function waitForHealth(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`api exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`api did not become healthy at ${url} within ${timeoutMs} ms`);
+}
+
+async function main() {
+  if (dev) {
+    spawnSync('npm', ['run', 'images', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  } else if (needsBuild()) {
+    console.log('Showroom: building…');
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+
+  const env = { API_PORT: apiPort, PORT: webPort, NODE_ENV: dev ? 'development' : 'production' };
+  const api = dev
+    ? run('npm', ['run', 'dev', '-w', 'apps/api'], env)
+    : run(process.execPath, ['apps/api/dist/server.js'], env);
+  const children = [api];
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill(signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  await waitForHealth(`http://127.0.0.1:${apiPort}/health`, api);
+  if (stopping) return;
+  const web = dev
+    ? run('npm', ['run', 'dev', '-w', 'apps/web'], env)
+    : run(process.execPath, ['apps/web/build/server-main/main.js'], env);
+  children.push(web);
+
+  let exitCode = 0;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.on('exit', (code) => {
+            if (code && !stopping) exitCode = code;
+            stop('SIGTERM');
+            resolve();
+          });
+        }),
+    ),
+  );
+  process.exit(exitCode);
+}
+
+main().catch((err) => {
+  console.error(`Showroom failed to start: ${err.message}`);
+  process.exit(1);
+});

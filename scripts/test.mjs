@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm test`: every suite that must pass, then one closing line with the totals.
+// api (Vitest, SQLite; PostgreSQL too when TEST_DATABASE_URL is set) → web units (Vitest) →
+// production build → browser tests (Playwright, system Chromium).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-test-reports-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function step(name, command, args, { cwd = root, env = {}, report } = {}) {
+  console.log(`\n=== ${name}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (report) countReport(name, report);
+  if (result.status !== 0) failedSteps.push(name);
+  return result.status === 0;
+}
+
+/** Adds the counts of a Vitest or Playwright JSON report to the totals. */
+function countReport(name, file) {
+  if (!fs.existsSync(file)) {
+    console.log(`(${name}: no report written)`);
+    return;
+  }
+  const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if ('numPassedTests' in json) {
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+  } else if (json.stats) {
+    totals.passed += json.stats.expected + (json.stats.flaky ?? 0);
+    totals.failed += json.stats.unexpected;
+    totals.skipped += json.stats.skipped;
+  }
+}
+
+const vitest = (workspace, label, env = {}) => {
+  const report = path.join(reports, `${label}.json`);
+  step(
+    label,
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      cwd: path.join(root, workspace),
+      env,
+      report,
+    },
+  );
+};
+
+vitest('apps/api', 'api (SQLite)');
+if (process.env.TEST_DATABASE_URL) {
+  vitest('apps/api', 'api (PostgreSQL)', { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+} else {
+  console.log(
+    '\n(api on PostgreSQL skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run it)',
+  );
+}
+vitest('apps/web', 'web units');
+
+if (step('build', 'npm', ['run', 'build'])) {
+  const report = path.join(reports, 'e2e.json');
+  step('browser tests', 'npx', ['playwright', 'test'], {
+    cwd: path.join(root, 'apps/web'),
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    report,
+  });
+} else {
+  console.log('(browser tests not run: the build failed)');
+}
+
+fs.rmSync(reports, { recursive: true, force: true });
+if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
+const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(failedSteps.length > 0 ? 1 : 0);
