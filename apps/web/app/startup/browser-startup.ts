@@ -1,0 +1,39 @@
+import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
+import type { DeploymentProfiles } from './deployment-profiles';
+import { runStartup, type StartupResult } from './orchestrator';
+import type { SampleShopper, ShopperListKind } from './sample-identity';
+
+/** The shopper lists are their own chunks: fetched only when an identity must be filled. */
+async function loadShoppers(kind: ShopperListKind): Promise<readonly SampleShopper[]> {
+  const module =
+    kind === 'loyalty'
+      ? await import('../../../../data/shoppers/loyalty.json')
+      : await import('../../../../data/shoppers/standard.json');
+  return module.default as SampleShopper[];
+}
+
+let started: Promise<StartupResult | null> | undefined;
+
+/**
+ * Wires the pure start-up sequence to the real browser, once per page load: later client-side
+ * navigations reuse the first result.
+ */
+export function startBrowserSession(profiles: DeploymentProfiles): Promise<StartupResult | null> {
+  started ??= runStartup({
+    url: new URL(window.location.href),
+    localStorage: window.localStorage,
+    sessionStorage: window.sessionStorage,
+    cookies: document.cookie,
+    now: new Date(),
+    random: Math.random,
+    userAgent: navigator.userAgent,
+    profiles,
+    loadShoppers,
+    startMonitoring: loadAndStartMonitoring,
+    flagSink: {
+      addFeatureFlagEvaluation: (key, value) => window.DD_RUM?.addFeatureFlagEvaluation(key, value),
+    },
+    warn: (message, detail) => console.warn(message, detail ?? ''),
+  });
+  return started;
+}

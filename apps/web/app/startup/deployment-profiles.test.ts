@@ -1,0 +1,445 @@
+import { describe, expect, it } from 'vitest';
+import rawProfiles from '../config/deployment-profiles.json';
+import {
+  applyEnvProfileOverrides,
+  backendAddress,
+  chooseProfile,
+  DeploymentProfileError,
+  loadDefaultProfiles,
+  monitoringInitOptions,
+  persistProfileChoice,
+  readBackendOverride,
+  readProfileChoice,
+  validateProfile,
+  validateProfiles,
+  type DeploymentProfile,
+} from './deployment-profiles';
+import { BACKEND_URL_OVERRIDE_KEY, RUM_CONFIG_HOST_KEY, RUM_CONFIG_KEY_KEY } from './storage-keys';
+import { createMemoryStorage } from './test-support/memory-storage';
+
+const profiles = loadDefaultProfiles();
+const local = profiles['local'] as DeploymentProfile;
+
+/** A minimal valid raw profile for validation tests. */
+function rawProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    applicationId: '00000000-0000-0000-0000-000000000099',
+    clientToken: 'pub00000000000000000000000000000099',
+    site: 'datadoghq.com',
+    service: 'showroom-web',
+    env: 'dev',
+    backendUrl: 'https://dev-api.test.showroom.example.net',
+    ...overrides,
+  };
+}
+
+const SPEC_RECORD_FIELDS = [
+  'orgName',
+  'orgId',
+  'clientToken',
+  'applicationId',
+  'service',
+  'env',
+  'ship',
+  'host',
+  'backendUrl',
+  'enableTracing',
+  'allowUntrustedEvents',
+  'allowedTracingUrls',
+  'site',
+  'flagsUrl',
+  'intakeUrl',
+  'sessionSampleRate',
+  'sessionReplaySampleRate',
+  'telemetrySampleRate',
+];
+
+describe('the deployment profiles file', () => {
+  it('R-3.11 holds about 20 profiles and every one validates', () => {
+    const count = Object.keys(profiles).length;
+    expect(count).toBeGreaterThanOrEqual(18);
+    expect(count).toBeLessThanOrEqual(22);
+  });
+
+  it('R-3.10 every profile in the file spells out every field of the record', () => {
+    for (const [key, profile] of Object.entries(rawProfiles)) {
+      const missing = SPEC_RECORD_FIELDS.filter((field) => !(field in profile));
+      expect({ key, missing }).toEqual({ key, missing: [] });
+    }
+  });
+
+  it('R-3.11 has the spec ship parameters and hosts', () => {
+    const ships = Object.values(profiles).map((p) => p.ship);
+    for (const ship of [
+      'aksdev',
+      'ap2',
+      'awsdpn',
+      'azdpn',
+      'burnsbox',
+      'dda',
+      'ddog',
+      'dpn',
+      'gcpdpn',
+      'hackathon1',
+    ]) {
+      expect(ships).toContain(ship);
+    }
+    for (const key of ['dev', 'eu', 'fe-test', 'local', 'main', 'us3', 'us5']) {
+      expect(profiles[key]?.host).toEqual(expect.any(String));
+    }
+  });
+
+  it('R-3.11 backends: an api host in production, dev-api or gke-api hosts in dev', () => {
+    for (const [key, profile] of Object.entries(profiles)) {
+      if (key === 'local') continue;
+      const hostname = new URL(profile.backendUrl).hostname;
+      const expected = profile.env === 'prod' ? /^api\./ : /^(dev-api|gke-api)\./;
+      expect({ key, hostname }).toEqual({ key, hostname: expect.stringMatching(expected) });
+    }
+  });
+
+  it('R-3.10 tokens, application ids and org ids are obvious placeholders', () => {
+    for (const profile of Object.values(profiles)) {
+      expect(profile.clientToken).toMatch(/^pub0{20,}\d+$/);
+      expect(profile.applicationId).toMatch(/^00000000-0000-0000-0000-0{8}\d{4}$/);
+      expect(profile.orgId).toMatch(/^0+\d+$/);
+    }
+  });
+
+  it('R-8.11 the local profile serves localhost:3000 and 127.0.0.1:3000 from the local api', () => {
+    expect(local).toMatchObject({
+      host: 'localhost:3000',
+      hostAliases: ['127.0.0.1:3000'],
+      backendUrl: 'http://localhost:3001',
+      flagsUrl: 'http://localhost:3001/flags/precompute-assignments',
+      intakeUrl: 'http://localhost:3001/intake',
+      site: 'datadoghq.com',
+      env: 'dev',
+    });
+  });
+});
+
+describe('validateProfile', () => {
+  it.each(['applicationId', 'clientToken', 'site', 'service', 'env'])(
+    'R-3.12 R-5.2 a profile without %s is refused, naming the profile and the field',
+    (field) => {
+      expect(() => validateProfile('ap2', rawProfile({ [field]: undefined }))).toThrow(
+        new DeploymentProfileError(
+          `Deployment profile "ap2": field "${field}" is required`,
+          'ap2',
+          field,
+        ),
+      );
+      expect(() => validateProfile('ap2', rawProfile({ [field]: '' }))).toThrow(
+        `field "${field}" is required`,
+      );
+    },
+  );
+
+  it('R-3.10 env must be dev or prod', () => {
+    expect(() => validateProfile('x', rawProfile({ env: 'staging' }))).toThrow(
+      'Deployment profile "x": field "env" must be "dev" or "prod"',
+    );
+  });
+
+  it.each([-1, 100.5, 101, Number.NaN, '50'])('R-5.2 a sample rate of %s is refused', (rate) => {
+    expect(() => validateProfile('x', rawProfile({ sessionSampleRate: rate }))).toThrow(
+      'Deployment profile "x": field "sessionSampleRate" must be a number from 0 to 100',
+    );
+  });
+
+  it('R-5.2 sample rates 0 and 100 are accepted', () => {
+    const profile = validateProfile(
+      'x',
+      rawProfile({ telemetrySampleRate: 0, sessionReplaySampleRate: 100 }),
+    );
+    expect(profile).toMatchObject({ telemetrySampleRate: 0, sessionReplaySampleRate: 100 });
+  });
+
+  it('R-3.10 URLs must be absolute http(s); the intake proxy may not carry a query string', () => {
+    expect(() => validateProfile('x', rawProfile({ backendUrl: '/api' }))).toThrow(
+      'field "backendUrl"',
+    );
+    expect(() => validateProfile('x', rawProfile({ allowedTracingUrls: ['ftp://a'] }))).toThrow(
+      'field "allowedTracingUrls"',
+    );
+    expect(() =>
+      validateProfile('x', rawProfile({ intakeUrl: 'https://a.example.com/i?x=1' })),
+    ).toThrow('field "intakeUrl" must not have a query string');
+  });
+
+  it('R-3.12 optional fields get defaults: no tracing, no extra URLs, no proxy', () => {
+    expect(validateProfile('mine', rawProfile({ host: 'Shop.Example.COM' }))).toEqual({
+      ...rawProfile(),
+      orgName: 'mine',
+      orgId: null,
+      ship: null,
+      host: 'shop.example.com',
+      hostAliases: [],
+      enableTracing: false,
+      allowUntrustedEvents: false,
+      allowedTracingUrls: null,
+      flagsUrl: null,
+      intakeUrl: null,
+    });
+  });
+});
+
+describe('validateProfiles', () => {
+  it('R-8.11 a local profile is required as the fallback', () => {
+    expect(() => validateProfiles({ ap2: rawProfile() })).toThrow('a "local" profile is required');
+  });
+
+  it('R-3.11 no two profiles may claim the same ship parameter or host', () => {
+    expect(() =>
+      validateProfiles({
+        local: rawProfile(),
+        a: rawProfile({ ship: 'x' }),
+        b: rawProfile({ ship: 'x' }),
+      }),
+    ).toThrow('Deployment profile "b": field "ship" value "x" is already used by profile "a"');
+    expect(() =>
+      validateProfiles({
+        local: rawProfile({ host: 'h:1' }),
+        b: rawProfile({ hostAliases: ['h:1'] }),
+      }),
+    ).toThrow('field "host" value "h:1" is already used by profile "local"');
+  });
+});
+
+describe('chooseProfile', () => {
+  const choose = (input: {
+    ship?: string | null;
+    host?: string;
+    storedKey?: string | null;
+    storedHost?: string | null;
+  }) =>
+    chooseProfile({
+      ship: input.ship ?? null,
+      host: input.host ?? 'localhost:3000',
+      storedKey: input.storedKey ?? null,
+      storedHost: input.storedHost ?? null,
+      profiles,
+    });
+
+  it('R-4.15 a ship parameter naming a profile wins over host and storage', () => {
+    expect(choose({ ship: 'ap2', host: 'eu.showroom.example.com', storedKey: 'us3' })).toEqual({
+      key: 'ap2',
+      source: 'ship',
+    });
+  });
+
+  it('R-4.15 an unknown ship parameter is ignored', () => {
+    expect(choose({ ship: 'nope', host: 'eu.showroom.example.com' })).toEqual({
+      key: 'eu',
+      source: 'host',
+    });
+  });
+
+  it('R-4.15 the host profile wins over the stored key when the host changed', () => {
+    expect(
+      choose({ host: 'us5.showroom.example.com', storedKey: 'ap2', storedHost: 'localhost:3000' }),
+    ).toEqual({ key: 'us5', source: 'host' });
+  });
+
+  it('R-4.15 on the same host the stored key is kept (a ship choice sticks)', () => {
+    expect(
+      choose({ host: 'localhost:3000', storedKey: 'ap2', storedHost: 'localhost:3000' }),
+    ).toEqual({
+      key: 'ap2',
+      source: 'stored',
+    });
+  });
+
+  it('R-4.15 a stored key that no longer names a profile falls back to the host', () => {
+    expect(
+      choose({ host: '127.0.0.1:3000', storedKey: 'gone', storedHost: '127.0.0.1:3000' }),
+    ).toEqual({
+      key: 'local',
+      source: 'host',
+    });
+  });
+
+  it('R-4.15 hosts match case-insensitively, including aliases', () => {
+    expect(choose({ host: 'WWW.Showroom.Example.com' })).toEqual({ key: 'main', source: 'host' });
+  });
+
+  it('R-8.11 an unknown host keeps a stored key, and with none falls back to local', () => {
+    expect(
+      choose({ host: 'unknown.example.org', storedKey: 'dda', storedHost: 'localhost:3000' }),
+    ).toEqual({
+      key: 'dda',
+      source: 'stored',
+    });
+    expect(choose({ host: 'unknown.example.org' })).toEqual({ key: 'local', source: 'fallback' });
+  });
+
+  it('R-4.15 the chosen key and host are persisted and read back', () => {
+    const storage = createMemoryStorage();
+    persistProfileChoice(storage, 'ap2', 'LocalHost:3000');
+    expect(storage.snapshot()).toEqual({
+      [RUM_CONFIG_KEY_KEY]: 'ap2',
+      [RUM_CONFIG_HOST_KEY]: 'localhost:3000',
+    });
+    expect(readProfileChoice(storage)).toEqual({ storedKey: 'ap2', storedHost: 'localhost:3000' });
+  });
+});
+
+describe('backend address', () => {
+  it('R-7.9 the profile backend is used without an override, with no trailing slash', () => {
+    expect(backendAddress(local, null)).toBe('http://localhost:3001');
+    expect(backendAddress({ ...local, backendUrl: 'http://localhost:3001/' }, null)).toBe(
+      'http://localhost:3001',
+    );
+  });
+
+  it('R-7.9 a per-key override from local storage wins', () => {
+    const storage = createMemoryStorage({
+      [BACKEND_URL_OVERRIDE_KEY]:
+        '{"local":"http://localhost:4001/","ap2":"https://api.other.example.com"}',
+    });
+    expect(backendAddress(local, readBackendOverride(storage, 'local'))).toBe(
+      'http://localhost:4001',
+    );
+    expect(readBackendOverride(storage, 'ap2')).toBe('https://api.other.example.com');
+    expect(readBackendOverride(storage, 'us3')).toBeNull();
+  });
+
+  it('R-7.9 a plain URL overrides every profile; unusable values are ignored', () => {
+    const plain = createMemoryStorage({ [BACKEND_URL_OVERRIDE_KEY]: 'http://10.0.0.5:3001' });
+    expect(readBackendOverride(plain, 'anything')).toBe('http://10.0.0.5:3001');
+    for (const bad of ['{not json', '/relative', '{"local":"/relative"}', 'javascript:alert(1)']) {
+      const storage = createMemoryStorage({ [BACKEND_URL_OVERRIDE_KEY]: bad });
+      expect(readBackendOverride(storage, 'local')).toBeNull();
+    }
+    expect(backendAddress(local, 'not a url')).toBe('http://localhost:3001');
+  });
+});
+
+describe('applyEnvProfileOverrides', () => {
+  it('R-3.11 without SHOWROOM_PROFILES_JSON the profiles are unchanged', () => {
+    expect(applyEnvProfileOverrides(profiles, {})).toBe(profiles);
+    expect(applyEnvProfileOverrides(profiles, { SHOWROOM_PROFILES_JSON: '  ' })).toBe(profiles);
+  });
+
+  it('R-3.11 merges fields into an existing profile, adds new ones and removes null ones', () => {
+    const result = applyEnvProfileOverrides(profiles, {
+      SHOWROOM_PROFILES_JSON: JSON.stringify({
+        local: { backendUrl: 'http://localhost:4001', sessionSampleRate: 50 },
+        mine: rawProfile({ ship: 'Mine' }),
+        hackathon2: null,
+      }),
+    });
+    expect(result['local']).toEqual({
+      ...local,
+      backendUrl: 'http://localhost:4001',
+      sessionSampleRate: 50,
+    });
+    expect(result['hackathon2']).toBeUndefined();
+    expect(
+      chooseProfile({
+        ship: 'mine',
+        host: 'localhost:3000',
+        storedKey: null,
+        storedHost: null,
+        profiles: result,
+      }),
+    ).toEqual({ key: 'mine', source: 'ship' });
+    expect(profiles['local']?.backendUrl).toBe('http://localhost:3001');
+  });
+
+  it('R-5.2 an override that breaks a profile is refused with the profile and field', () => {
+    expect(() =>
+      applyEnvProfileOverrides(profiles, {
+        SHOWROOM_PROFILES_JSON: '{"ap2":{"clientToken":null}}',
+      }),
+    ).toThrow('Deployment profile "ap2": field "clientToken" is required');
+    expect(() =>
+      applyEnvProfileOverrides(profiles, {
+        SHOWROOM_PROFILES_JSON: '{"new":{"site":"datadoghq.eu"}}',
+      }),
+    ).toThrow('Deployment profile "new": field "applicationId" is required');
+  });
+
+  it('R-5.2 malformed SHOWROOM_PROFILES_JSON is refused, naming the variable', () => {
+    expect(() => applyEnvProfileOverrides(profiles, { SHOWROOM_PROFILES_JSON: '{' })).toThrow(
+      /^SHOWROOM_PROFILES_JSON is not valid JSON/,
+    );
+    expect(() => applyEnvProfileOverrides(profiles, { SHOWROOM_PROFILES_JSON: '[]' })).toThrow(
+      'SHOWROOM_PROFILES_JSON must be a JSON object',
+    );
+    expect(() => applyEnvProfileOverrides(profiles, { SHOWROOM_PROFILES_JSON: '{"a":1}' })).toThrow(
+      'profile "a" must be an object or null',
+    );
+  });
+});
+
+describe('monitoringInitOptions', () => {
+  const bare = validateProfile('bare', rawProfile({ enableTracing: true }));
+
+  it('R-9.5 R-3.12 spec defaults for rates, replay, privacy and tracking', () => {
+    expect(monitoringInitOptions(bare, '6.11.22-rc')).toEqual({
+      applicationId: bare.applicationId,
+      clientToken: bare.clientToken,
+      site: 'datadoghq.com',
+      service: 'showroom-web',
+      env: 'dev',
+      version: '6.11.22-rc',
+      sessionSampleRate: 100,
+      telemetrySampleRate: 20,
+      telemetryConfigurationSampleRate: 5,
+      telemetryUsageSampleRate: 5,
+      sessionReplaySampleRate: 100,
+      profilingSampleRate: 100,
+      startSessionReplayRecordingManually: true,
+      defaultPrivacyLevel: 'mask-user-input',
+      trackUserInteractions: true,
+      trackResources: true,
+      trackLongTasks: true,
+      allowUntrustedEvents: false,
+      allowedTracingUrls: [
+        {
+          match: 'https://dev-api.test.showroom.example.net',
+          propagatorTypes: ['tracecontext', 'datadog'],
+        },
+      ],
+    });
+  });
+
+  it('R-3.12 rates set by the profile win over the defaults', () => {
+    const options = monitoringInitOptions(
+      { ...bare, sessionSampleRate: 10, telemetrySampleRate: 0 },
+      'v',
+    );
+    expect(options).toMatchObject({
+      sessionSampleRate: 10,
+      telemetrySampleRate: 0,
+      sessionReplaySampleRate: 100,
+    });
+  });
+
+  it('R-7.8 tracing covers the (overridden) backend and the allowed URLs, once each', () => {
+    const main = profiles['main'] as DeploymentProfile;
+    const options = monitoringInitOptions(main, 'v', 'http://localhost:4001');
+    expect(options.allowedTracingUrls).toEqual([
+      { match: 'http://localhost:4001', propagatorTypes: ['tracecontext', 'datadog'] },
+      {
+        match: 'https://payments.showroom.example.com',
+        propagatorTypes: ['tracecontext', 'datadog'],
+      },
+    ]);
+    const same = monitoringInitOptions({ ...main, allowedTracingUrls: [main.backendUrl] }, 'v');
+    expect(same.allowedTracingUrls).toHaveLength(1);
+  });
+
+  it('R-7.8 a profile with tracing off traces nothing', () => {
+    expect(
+      monitoringInitOptions({ ...bare, enableTracing: false }, 'v').allowedTracingUrls,
+    ).toEqual([]);
+  });
+
+  it('R-3.12 the intake URL becomes the SDK proxy', () => {
+    expect(monitoringInitOptions(local, 'v').proxy).toBe('http://localhost:3001/intake');
+    expect(monitoringInitOptions(bare, 'v')).not.toHaveProperty('proxy');
+  });
+});

@@ -1,0 +1,211 @@
+// The sample shopper identity and the monitoring user (spec §3 "Sample shopper record",
+// §4 "Sample identity"). Every function takes its clock, random source and storage explicitly.
+import {
+  ANONYMOUS_CHANCE,
+  DAY_SLICE_COUNT,
+  IDENTITY_KEYS,
+  JOHN_DOE_COOKIE,
+  type KeyValueStorage,
+} from './storage-keys';
+
+export interface SampleShopper {
+  /** Short lowercase hex string. */
+  id: string;
+  name: string;
+  email: string;
+  team: string;
+  /** `null` only for the fixed demo user (R-3.7). */
+  useDiscount: boolean | null;
+  useNewCheckoutFlow: boolean;
+}
+
+export type ShopperListKind = 'standard' | 'loyalty';
+export type ShopperLists = Readonly<Record<ShopperListKind, readonly SampleShopper[]>>;
+export type IdentityField = keyof typeof IDENTITY_KEYS;
+
+/** A random source: each call returns a number in [0, 1), like `Math.random`. */
+export type RandomSource = () => number;
+
+/** R-3.7: the user `rumdev` forces. Name and e-mail are ours (the spec leaves them out). */
+export const DEMO_USER: Readonly<SampleShopper> = Object.freeze({
+  id: 'dec0de01',
+  name: 'demo.user',
+  email: 'demo.user@example.com',
+  team: 'Dev',
+  useDiscount: null,
+  useNewCheckoutFlow: false,
+});
+
+export interface PlaceholderUser {
+  name: string;
+  email: string;
+}
+
+/** R-4.14: the fixed placeholder identity used while the `isJohnDoe` cookie exists. */
+export const JOHN_DOE: Readonly<PlaceholderUser> = Object.freeze({
+  name: 'John Doe',
+  email: 'john.doe@example.com',
+});
+
+export type MonitoringUserChoice =
+  | { kind: 'anonymous' }
+  | { kind: 'placeholder'; user: Readonly<PlaceholderUser> }
+  | { kind: 'sample'; user: Readonly<SampleShopper> }
+  | { kind: 'demo'; user: Readonly<SampleShopper> };
+
+const IDENTITY_FIELDS = Object.keys(IDENTITY_KEYS) as readonly IdentityField[];
+
+/**
+ * R-4.12: the list split into seven equal slices; the slice index is the UTC day of the week
+ * (Sunday = 0). Each slice holds `floor(length / 7)` entries, so up to six entries at the end
+ * of a list whose length is not a multiple of seven are never chosen; a list shorter than
+ * seven is used whole rather than giving empty slices.
+ */
+export function daySlice<T>(list: readonly T[], utcDate: Date): readonly T[] {
+  const size = Math.floor(list.length / DAY_SLICE_COUNT);
+  if (size === 0) return list;
+  const start = utcDate.getUTCDay() * size;
+  return list.slice(start, start + size);
+}
+
+/** R-4.13: with the loyalty option on, either list at random (the second is the loyalty list). */
+export function chooseShopperListKind(options: {
+  loyalty: boolean;
+  random: RandomSource;
+}): ShopperListKind {
+  if (!options.loyalty) return 'standard';
+  const kinds: readonly ShopperListKind[] = ['standard', 'loyalty'];
+  return kinds[pickIndex(kinds.length, options.random)] ?? 'standard';
+}
+
+/** R-4.12: a random entry in the slice of `now`'s UTC day of the week. */
+export function chooseFromDaySlice(
+  list: readonly SampleShopper[],
+  now: Date,
+  random: RandomSource,
+): SampleShopper {
+  const slice = daySlice(list, now);
+  const shopper = slice[pickIndex(slice.length, random)];
+  if (shopper === undefined) throw new Error('The sample shopper list is empty');
+  return shopper;
+}
+
+/** R-4.12, R-4.13: list (loyalty option), then day slice, then entry. */
+export function chooseSampleShopper(
+  lists: ShopperLists,
+  options: { loyalty: boolean; now: Date; random: RandomSource },
+): SampleShopper {
+  const kind = chooseShopperListKind(options);
+  return chooseFromDaySlice(lists[kind], options.now, options.random);
+}
+
+/** R-4.11: lower-cased, first space replaced by a dot ("Mary Ann Lee" → "mary.ann lee"). */
+export function normaliseShopperName(name: string): string {
+  return name.toLowerCase().replace(' ', '.');
+}
+
+/** True when any identity key is missing; an empty string counts as missing. */
+export function needsIdentity(storage: KeyValueStorage): boolean {
+  return missingIdentityFields(storage).length > 0;
+}
+
+export interface FillIdentityResult {
+  /** The identity as stored after filling. */
+  identity: SampleShopper;
+  /** Fields that were missing and are now filled; empty when a stored identity was reused. */
+  filled: readonly IdentityField[];
+}
+
+/**
+ * R-4.10: every missing identity key is filled from ONE record and saved; present keys are
+ * kept. `choose` is called only when something is missing, so a caller can defer loading a
+ * shopper list until it is needed (check `needsIdentity` first when loading is asynchronous).
+ */
+export function fillIdentity(
+  storage: KeyValueStorage,
+  choose: () => SampleShopper,
+): FillIdentityResult {
+  const missing = missingIdentityFields(storage);
+  if (missing.length > 0) {
+    const record = choose();
+    for (const field of missing) {
+      storage.setItem(IDENTITY_KEYS[field], serialiseField(record, field));
+    }
+  }
+  const identity = readStoredIdentity(storage);
+  if (identity === null) throw new Error('Identity is incomplete after filling');
+  return { identity, filled: missing };
+}
+
+/** The stored identity, or `null` while any key is missing. Booleans are "true"/"false". */
+export function readStoredIdentity(storage: KeyValueStorage): SampleShopper | null {
+  if (needsIdentity(storage)) return null;
+  const read = (field: IdentityField): string => storage.getItem(IDENTITY_KEYS[field]) ?? '';
+  const discount = read('useDiscount');
+  return {
+    id: read('id'),
+    name: read('name'),
+    email: read('email'),
+    team: read('team'),
+    useDiscount: discount === 'true' ? true : discount === 'false' ? false : null,
+    useNewCheckoutFlow: read('useNewCheckoutFlow') === 'true',
+  };
+}
+
+/** True when the `document.cookie`-style string holds a cookie of that name (any value). */
+export function hasCookie(cookies: string, name: string): boolean {
+  return cookies.split(';').some((part) => {
+    const pair = part.trim();
+    const eq = pair.indexOf('=');
+    return (eq === -1 ? pair : pair.slice(0, eq).trim()) === name;
+  });
+}
+
+/**
+ * R-4.14: on each start, 1 in 5 anonymous; else the placeholder while the `isJohnDoe` cookie
+ * exists; else the sample identity.
+ *
+ * Decisions: `rumdev` (R-2.7) wins over everything, including the anonymous draw — whoever
+ * asks for the demo user must find every one of their sessions under it. `rumdev` changes the
+ * monitoring user only; the stored identity (and the flag context built from it) is untouched,
+ * so removing the switch gives the shopper back. With no stored identity (the shopper list
+ * could not be loaded) the session is anonymous. `random` is drawn exactly once unless
+ * `rumdev` is on.
+ */
+export function chooseMonitoringUser(options: {
+  random: RandomSource;
+  cookies: string;
+  storedIdentity: SampleShopper | null;
+  rumdev: boolean;
+}): MonitoringUserChoice {
+  if (options.rumdev) return { kind: 'demo', user: DEMO_USER };
+  if (options.random() < ANONYMOUS_CHANCE) return { kind: 'anonymous' };
+  if (hasCookie(options.cookies, JOHN_DOE_COOKIE)) return { kind: 'placeholder', user: JOHN_DOE };
+  if (options.storedIdentity === null) return { kind: 'anonymous' };
+  return { kind: 'sample', user: options.storedIdentity };
+}
+
+function missingIdentityFields(storage: KeyValueStorage): IdentityField[] {
+  return IDENTITY_FIELDS.filter((field) => {
+    const value = storage.getItem(IDENTITY_KEYS[field]);
+    return value === null || value === '';
+  });
+}
+
+function serialiseField(shopper: SampleShopper, field: IdentityField): string {
+  switch (field) {
+    case 'name':
+      return normaliseShopperName(shopper.name);
+    case 'useDiscount':
+      return shopper.useDiscount === null ? 'null' : String(shopper.useDiscount);
+    case 'useNewCheckoutFlow':
+      return String(shopper.useNewCheckoutFlow);
+    default:
+      return shopper[field];
+  }
+}
+
+/** An index in [0, length) from a [0, 1) random value, clamped against sources returning 1. */
+function pickIndex(length: number, random: RandomSource): number {
+  return Math.min(length - 1, Math.floor(random() * length));
+}

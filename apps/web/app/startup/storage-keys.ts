@@ -1,0 +1,89 @@
+// Every browser-storage key and start-up constant of the storefront spec, named once.
+// Spec: /work/shared/spec/storefront-spec.md §3 (entities and storage), §4, §9.
+
+/**
+ * The part of the Web Storage API the start-up rules use. `window.localStorage` and
+ * `window.sessionStorage` satisfy it; tests pass an in-memory map.
+ */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** Stored sample-shopper identity, local storage (spec §3 "Stored identity"). */
+export const IDENTITY_KEYS = {
+  id: 'user_id',
+  name: 'user_name',
+  email: 'user_email',
+  team: 'user_team',
+  useDiscount: 'user_use_discount',
+  useNewCheckoutFlow: 'user_use_new_checkout_flow',
+} as const;
+
+/** Feature-flag overrides set by query switches, local storage, "true"/"false" (spec §3). */
+export const FLAG_KEYS = {
+  newCheckoutFlow: 'newCheckoutFlow',
+  checkoutCountrySelector: 'checkoutCountrySelector',
+  showLoyaltyProgram: 'showLoyaltyProgram',
+  showPayments: 'showPayments',
+  showLoAF: 'showLoAF',
+} as const;
+
+/** Demo modes, session storage, JSON values (spec §3 "Demo-mode settings"). */
+export const DEMO_MODE_KEYS = {
+  /** `{"enabled": boolean, "shouldError": boolean}` */
+  buyNowButton: 'buyNowButton',
+  /** `{"enabled": boolean}` */
+  newProductPhotos: 'newProductPhotos',
+} as const;
+
+/** Local storage: "true" only while the app version is a beta build (spec §9). */
+export const IS_BETA_KEY = 'isBeta';
+/** Local storage: 8 hex characters hashed from the ISO year and week (spec §9). */
+export const ERROR_SHA_KEY = 'errorSHA';
+/** Local storage: key of the deployment profile chosen last (spec §4, R-4.15). */
+export const RUM_CONFIG_KEY_KEY = 'rum_config_key';
+/** Local storage: host (`location.host`) the profile was chosen on (spec §4, R-4.15). */
+export const RUM_CONFIG_HOST_KEY = 'rum_config_host';
+/**
+ * Local storage: backend-address override (R-7.9). Either a JSON object mapping a profile key
+ * to an absolute URL (`{"local":"http://localhost:4001"}`), or one absolute URL for every
+ * profile. See `readBackendOverride` in deployment-profiles.ts.
+ */
+export const BACKEND_URL_OVERRIDE_KEY = 'backend_url_override';
+/** Session storage: the instant_pay variant drawn on the last /cart load (R-4.7). */
+export const INSTANT_PAY_VARIANT_KEY = 'instant_pay_variant';
+
+/** Cookie whose presence selects the placeholder identity (R-4.14). */
+export const JOHN_DOE_COOKIE = 'isJohnDoe';
+
+/** Chance of an anonymous monitoring session on each start (R-9.3). */
+export const ANONYMOUS_CHANCE = 1 / 5;
+/** The shopper lists are split into one slice per UTC day of the week (R-4.12, R-9.3). */
+export const DAY_SLICE_COUNT = 7;
+
+/** Demo mode waits at most this long for the flag provider to be READY (R-4.18, R-9.2). */
+export const PROVIDER_READY_TIMEOUT_MS = 10_000;
+/** ...polling its status this often (R-4.18, R-9.2). */
+export const PROVIDER_READY_POLL_MS = 100;
+
+/** instant_pay: a random value under this gives variant b (R-4.7). */
+export const INSTANT_PAY_B_BELOW = 0.33;
+/** instant_pay: a random value over this gives variant c (R-4.7). */
+export const INSTANT_PAY_C_ABOVE = 0.66;
+
+/** Manifest prefetch starts this long after load (R-4.21, R-9.1). */
+export const MANIFEST_PREFETCH_DELAY_MS = 1_000;
+/** A chunk-load error reloads a path at most once per this period (R-4.20, R-9.1). */
+export const RELOAD_THROTTLE_MS = 10_000;
+
+/** UTC hour below which the version is a beta, and below which it is a release candidate (R-9.8). */
+export const BETA_BEFORE_UTC_HOUR = 8;
+export const RC_BEFORE_UTC_HOUR = 16;
+
+/** Profile used when neither the ship parameter, the host nor storage names one (R-8.11). */
+export const FALLBACK_PROFILE_KEY = 'local';
+
+/** Route without the start-up check (R-2.2). */
+export const STARTUP_EXEMPT_PATH = '/scenarios';
