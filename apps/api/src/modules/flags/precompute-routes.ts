@@ -1,0 +1,152 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { fieldOfValidationIssue } from '../../http/error-handler.js';
+import { ApiError } from '../../http/errors.js';
+import { parseTargetingAttributes } from './attributes.js';
+import type { EvaluationLogger } from './flagging-core.js';
+import { precomputeAssignments } from './precompute.js';
+import type { FlagsRepository } from './repository.js';
+import {
+  JsonApiErrorsSchema,
+  PrecomputeQuerySchema,
+  PrecomputeRequestSchema,
+  PrecomputeResponseSchema,
+  type JsonApiErrors,
+} from './schemas.js';
+
+/**
+ * The provider reads an error's detail only when the content type is exactly
+ * `application/json` or `application/vnd.api+json` (no charset parameter), and JSON:API forbids
+ * media type parameters anyway; Fastify would otherwise append `; charset=utf-8`.
+ */
+export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
+
+export interface PrecomputeRoutesOptions {
+  flags: FlagsRepository;
+  now: () => number;
+}
+
+/**
+ * `POST /flags/precompute-assignments`: the Datadog flag service protocol the browser provider
+ * (`flaggingProxy`) speaks. Its own plugin scope: JSON:API body parser and error shape.
+ */
+export const precomputeRoutes: FastifyPluginAsyncTypebox<PrecomputeRoutesOptions> = async (
+  app,
+  { flags, now },
+) => {
+  app.addContentTypeParser(
+    JSON_API_MEDIA_TYPE,
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  app.setErrorHandler(sendJsonApiError);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('content-type', JSON_API_MEDIA_TYPE);
+    return payload;
+  });
+
+  app.post(
+    '/flags/precompute-assignments',
+    {
+      schema: {
+        tags: ['flags'],
+        summary:
+          "Every flag's assignment for one subject (Datadog precompute-assignments protocol)",
+        description:
+          'Body `application/vnd.api+json` (or `application/json`). Attributes arrive as strings and are read back into numbers, booleans and null before evaluation. Errors answer `{"errors":[{"detail"}]}`.',
+        consumes: [JSON_API_MEDIA_TYPE, 'application/json'],
+        produces: [JSON_API_MEDIA_TYPE],
+        querystring: PrecomputeQuerySchema,
+        body: PrecomputeRequestSchema,
+        response: {
+          200: PrecomputeResponseSchema,
+          '4xx': JsonApiErrorsSchema,
+          '5xx': JsonApiErrorsSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { subject, env } = request.body.data.attributes;
+      const { configuration, flags: served } = await flags.getServingSnapshot();
+      const result = precomputeAssignments(
+        served,
+        {
+          targetingKey: subject.targeting_key,
+          attributes: parseTargetingAttributes(subject.targeting_attributes ?? {}),
+        },
+        evaluationLogger(request.log),
+        now(),
+      );
+      for (const dropped of result.dropped) {
+        request.log.warn(dropped, 'flag left out of precomputed assignments');
+      }
+      return {
+        data: {
+          id: subject.targeting_key,
+          type: 'precomputed-assignments' as const,
+          attributes: {
+            createdAt: configuration?.createdAt ?? 0,
+            environment: {
+              name: request.query.dd_env || env?.dd_env || configuration?.environment || 'default',
+            },
+            flags: result.flags,
+          },
+        },
+      };
+    },
+  );
+};
+
+function sendJsonApiError(
+  error: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  let status = error instanceof ApiError ? error.statusCode : (error.statusCode ?? 500);
+  let detail = error.message;
+  let pointer: string | undefined;
+  if (!(error instanceof ApiError) && error.validation && error.validation.length > 0) {
+    const issue = error.validation[0] as {
+      instancePath?: string;
+      params?: Record<string, unknown>;
+      message?: string;
+    };
+    const field = fieldOfValidationIssue(issue);
+    const missing = issue.params?.missingProperty !== undefined;
+    status = 400;
+    detail = field
+      ? `${field} ${missing ? 'is required' : (issue.message ?? 'is invalid')}`
+      : `${error.validationContext ?? 'request'} ${issue.message ?? 'is invalid'}`;
+    if (field && error.validationContext === 'body') pointer = `/${field.split('.').join('/')}`;
+  }
+  if (status >= 500) {
+    request.log.error({ err: error }, 'precompute-assignments failed');
+    detail = 'Internal Server Error';
+  }
+  const body: JsonApiErrors = {
+    errors: [
+      {
+        status: String(status),
+        title: STATUS_CODES[status] ?? 'Error',
+        detail,
+        ...(pointer !== undefined && { source: { pointer } }),
+      },
+    ],
+  };
+  return reply.status(status).send(body);
+}
+
+/** flagging-core logs `debug(message, context)`; pino wants `(context, message)`. */
+function evaluationLogger(log: FastifyBaseLogger): EvaluationLogger {
+  const forward =
+    (level: 'error' | 'warn' | 'info' | 'debug') => (message: unknown, context?: unknown) => {
+      log[level](typeof context === 'object' && context !== null ? context : {}, String(message));
+    };
+  return {
+    error: forward('error'),
+    warn: forward('warn'),
+    info: forward('info'),
+    debug: forward('debug'),
+  };
+}

@@ -1,0 +1,98 @@
+import { evaluateFlag, type EvaluationLogger } from './flagging-core.js';
+import { valueMatchesType, type UfcFlag, type VariationType } from './ufc.js';
+
+/** One flag's assignment as the Datadog browser provider reads it from precompute-assignments. */
+export interface PrecomputedFlag {
+  allocationKey: string;
+  variationKey: string;
+  variationType: VariationType;
+  variationValue: unknown;
+  reason: string;
+  doLog: boolean;
+  extraLogging: Record<string, unknown>;
+}
+
+export interface PrecomputeSubject {
+  targetingKey: string;
+  /** Already typed (see parseTargetingAttributes). */
+  attributes: Record<string, unknown>;
+}
+
+/** A flag left out of the answer for a reason worth logging (no assignment is not one). */
+export interface DroppedFlag {
+  flagKey: string;
+  reason: 'TYPE_MISMATCH' | 'EVALUATION_ERROR';
+  detail: string;
+}
+
+export interface PrecomputeResult {
+  flags: Record<string, PrecomputedFlag>;
+  dropped: DroppedFlag[];
+}
+
+/**
+ * Evaluates every flag for one subject. Flags without an assignment (disabled, no allocation
+ * matched) are left out, so the provider answers FLAG_NOT_FOUND and the caller's default.
+ * A value that contradicts its flag's type (an INTEGER flag serving 3.14) is left out too:
+ * the provider would otherwise hand a typed caller a value of the wrong type.
+ */
+export function precomputeAssignments(
+  flags: readonly UfcFlag[],
+  subject: PrecomputeSubject,
+  logger: EvaluationLogger,
+  nowMs: number,
+): PrecomputeResult {
+  // As flagging-core's own evaluateRulesBasedConfiguration: rules may target the subject key as `id`.
+  const attributes = { id: subject.targetingKey, ...subject.attributes };
+  const result: PrecomputeResult = { flags: {}, dropped: [] };
+  for (const flag of flags) {
+    let resolution;
+    try {
+      resolution = evaluateFlag(flag, subject.targetingKey, attributes, logger, nowMs);
+    } catch (err) {
+      result.dropped.push({ flagKey: flag.key, reason: 'EVALUATION_ERROR', detail: String(err) });
+      continue;
+    }
+    if (!resolution?.variant) continue;
+    if (!valueMatchesType(resolution.value, flag.variationType)) {
+      result.dropped.push({
+        flagKey: flag.key,
+        reason: 'TYPE_MISMATCH',
+        detail: `variation "${resolution.variant}" is not a ${flag.variationType}`,
+      });
+      continue;
+    }
+    const allocationKey = resolution.flagMetadata?.allocationKey ?? '';
+    result.flags[flag.key] = {
+      allocationKey,
+      variationKey: resolution.variant,
+      variationType: flag.variationType,
+      variationValue: resolution.value,
+      reason: resolution.reason ?? 'DEFAULT',
+      doLog: resolution.flagMetadata?.doLog ?? false,
+      extraLogging: extraLoggingOf(
+        flag,
+        allocationKey,
+        resolution.variant,
+        resolution.flagMetadata?.__dd_split_serial_id,
+      ),
+    };
+  }
+  return result;
+}
+
+/** The chosen split's extraLogging; flagging-core reports the split only by variation and serial id. */
+function extraLoggingOf(
+  flag: UfcFlag,
+  allocationKey: string,
+  variationKey: string,
+  serialId: number | undefined,
+): Record<string, unknown> {
+  const allocation = flag.allocations.find((candidate) => candidate.key === allocationKey);
+  const split = allocation?.splits.find(
+    (candidate) =>
+      candidate.variationKey === variationKey &&
+      (serialId === undefined || candidate.serialId === serialId),
+  );
+  return split?.extraLogging ?? {};
+}
