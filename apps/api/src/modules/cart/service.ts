@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ApiError, conflict } from '../../http/errors.js';
+import type { BoundShopper, ShopSession } from '../session/repository.js';
+import {
+  CURRENCY,
+  discountRateFor,
+  FREE_SHIPPING_THRESHOLD_CENTS,
+  priceCart,
+  type PricingOptions,
+  type ShippingCountry,
+} from './pricing.js';
+import {
+  createCartRepository,
+  MAX_LINE_QUANTITY,
+  type CartLineRecord,
+  type Edition,
+  type EditionRecord,
+} from './repository.js';
+import type { Cart } from './schemas.js';
+
+/**
+ * The pricing inputs for a session: the discount from its bound shopper, the threshold from
+ * the shop's constant. The one place a feature flag will later choose the threshold.
+ */
+export function pricingOptionsFor(
+  shopper: BoundShopper | null,
+  country: ShippingCountry,
+): PricingOptions {
+  return {
+    country,
+    discountRate: discountRateFor(shopper),
+    freeShippingThresholdCents: FREE_SHIPPING_THRESHOLD_CENTS,
+  };
+}
+
+/** Prices the session's lines into the cart the api answers. */
+export function toCartView(
+  lines: CartLineRecord[],
+  shopper: BoundShopper | null,
+  country: ShippingCountry,
+): Cart {
+  const options = pricingOptionsFor(shopper, country);
+  const priced = priceCart(lines, options);
+  return {
+    lines: priced.lines.map((line) => ({
+      id: line.id,
+      productId: line.productId,
+      edition: line.edition,
+      name: line.name,
+      department: line.department,
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+      lineTotalCents: line.lineTotalCents,
+      stock: line.stock,
+      inStock: line.quantity <= line.stock,
+    })),
+    itemCount: priced.itemCount,
+    currency: CURRENCY,
+    country,
+    subtotalCents: priced.subtotalCents,
+    discountRate: options.discountRate,
+    discountCents: priced.discountCents,
+    shippingCents: priced.shippingCents,
+    freeShipping: priced.freeShipping,
+    freeShippingThresholdCents: options.freeShippingThresholdCents,
+    totalCents: priced.totalCents,
+  };
+}
+
+/** A 409 that names the product and how many are left. */
+export function outOfStock(
+  item: { name: string; stock: number },
+  options: { inCart?: number; field?: string } = {},
+): ApiError {
+  const already = options.inCart ? `; your cart already has ${options.inCart}` : '';
+  const message =
+    item.stock === 0
+      ? `"${item.name}" is out of stock`
+      : `Only ${item.stock} of "${item.name}" left in stock${already}`;
+  return conflict('OUT_OF_STOCK', message, options.field);
+}
+
+interface LineInput {
+  productId: number;
+  edition: Edition;
+  quantity: number;
+}
+
+export type CartService = ReturnType<typeof createCartService>;
+
+/** Cart rules over the repository: stock checked on every change, lines owned by the session. */
+export function createCartService(db: Kysely<Database>) {
+  const repository = createCartRepository(db);
+
+  const findEditionOrThrow = async (
+    productId: number,
+    edition: Edition,
+  ): Promise<EditionRecord> => {
+    const found = await repository.findEdition(productId, edition);
+    if (!found) throw new ApiError(404, 'NOT_FOUND', `Product ${productId} not found`, 'productId');
+    return found;
+  };
+
+  return {
+    counts: (sessionId: string) => repository.counts(sessionId),
+
+    async view(session: ShopSession, country: ShippingCountry): Promise<Cart> {
+      return toCartView(await repository.listLines(session.id), session.shopper, country);
+    },
+
+    async addItem(session: ShopSession, input: LineInput, now: Date): Promise<void> {
+      const edition = await findEditionOrThrow(input.productId, input.edition);
+      const inCart =
+        (await repository.findLineFor(session.id, input.productId, input.edition))?.quantity ?? 0;
+      if (inCart + input.quantity > MAX_LINE_QUANTITY) {
+        throw conflict(
+          'QUANTITY_LIMIT',
+          `A cart line holds at most ${MAX_LINE_QUANTITY}; your cart already has ${inCart} of "${edition.name}"`,
+          'quantity',
+        );
+      }
+      if (inCart + input.quantity > edition.stock) {
+        throw outOfStock(edition, { inCart, field: 'quantity' });
+      }
+      const lineId = await repository.addToLine(session.id, input, now);
+      if (!lineId) {
+        throw conflict(
+          'QUANTITY_LIMIT',
+          `A cart line holds at most ${MAX_LINE_QUANTITY}`,
+          'quantity',
+        );
+      }
+    },
+
+    async setQuantity(session: ShopSession, lineId: string, quantity: number): Promise<void> {
+      const line = await repository.findLine(session.id, lineId);
+      if (!line) throw new ApiError(404, 'NOT_FOUND', 'Cart line not found', 'lineId');
+      if (quantity > line.stock) throw outOfStock(line, { field: 'quantity' });
+      await repository.setQuantity(session.id, lineId, quantity);
+    },
+
+    async removeItem(session: ShopSession, lineId: string): Promise<void> {
+      if (!(await repository.removeLine(session.id, lineId))) {
+        throw new ApiError(404, 'NOT_FOUND', 'Cart line not found', 'lineId');
+      }
+    },
+
+    /** Buy now: the cart becomes this one line, so checkout pays for exactly this product. */
+    async buyNow(session: ShopSession, input: LineInput, now: Date): Promise<void> {
+      const edition = await findEditionOrThrow(input.productId, input.edition);
+      if (input.quantity > edition.stock) throw outOfStock(edition, { field: 'quantity' });
+      await db.transaction().execute(async (trx) => {
+        const cart = createCartRepository(trx);
+        await cart.clear(session.id);
+        await cart.addToLine(session.id, input, now);
+      });
+    },
+  };
+}

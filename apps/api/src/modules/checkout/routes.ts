@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorRef } from '../../http/errors.js';
+import { OrderSchema } from '../orders/schemas.js';
+import type { RequireSession } from '../session/require-session.js';
+import type { Checkout } from './place-order.js';
+import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from './schemas.js';
+
+export interface CheckoutRoutesOptions {
+  requireSession: RequireSession;
+  checkout: Checkout;
+}
+
+export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = async (
+  app,
+  { requireSession, checkout },
+) => {
+  app.post(
+    '/checkout/orders',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: "Place an order for the session's cart",
+        description:
+          'One transaction: re-prices the cart from current prices, takes the stock, charges the ' +
+          'card and empties the cart. Errors change nothing: 400 invalid field, 402 CARD_DECLINED, ' +
+          '404 unknown saved card, 409 OUT_OF_STOCK or CART_EMPTY, 422 Idempotency-Key reused ' +
+          'with another body, 502 GATEWAY_ERROR. Test cards: 4242 4242 4242 4242 succeeds, ' +
+          '4000 0000 0000 0002 is declined, 4000 0000 0000 0119 fails at the gateway.',
+        headers: PlaceOrderHeadersSchema,
+        body: PlaceOrderBodySchema,
+        response: {
+          201: OrderSchema,
+          400: errorRef,
+          402: errorRef,
+          404: errorRef,
+          409: errorRef,
+          422: errorRef,
+          500: errorRef,
+          502: errorRef,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const result = await checkout.placeOrder({
+        session,
+        body: request.body,
+        idempotencyKey: request.headers['idempotency-key'],
+        demoError: request.headers['x-demo-error'],
+        now: new Date(),
+        log: request.log,
+      });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply
+        .status(result.statusCode)
+        .header('location', `/orders/${result.order.id}`)
+        .send(result.order);
+    },
+  );
+};

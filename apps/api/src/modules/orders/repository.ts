@@ -1,0 +1,144 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OrderLineTable, OrderTable } from '../../db/schema.js';
+import { randomId } from '../session/random-id.js';
+import { ORDER_LIST_LIMIT, type Order } from './schemas.js';
+
+/** An order to store: the api view plus the owning session and the bound shopper. */
+export interface NewOrder {
+  order: Order;
+  sessionId: string;
+  shopperId: string | null;
+}
+
+export type OrdersRepository = ReturnType<typeof createOrdersRepository>;
+
+/** Orders of one session at a time; pass a transaction to take part in one. */
+export function createOrdersRepository(db: Kysely<Database>) {
+  const withLines = async (rows: Selectable<OrderTable>[]): Promise<Order[]> => {
+    if (rows.length === 0) return [];
+    const lines = await db
+      .selectFrom('order_lines')
+      .selectAll()
+      .where(
+        'order_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute();
+    return rows.map((row) =>
+      toOrder(
+        row,
+        lines.filter((line) => line.order_id === row.id),
+      ),
+    );
+  };
+
+  return {
+    async insert({ order, sessionId, shopperId }: NewOrder): Promise<void> {
+      await db
+        .insertInto('orders')
+        .values({
+          id: order.id,
+          session_id: sessionId,
+          shopper_id: shopperId,
+          status: order.status,
+          currency: order.currency,
+          subtotal_cents: order.subtotalCents,
+          discount_cents: order.discountCents,
+          shipping_cents: order.shippingCents,
+          total_cents: order.totalCents,
+          shipping_name: order.shipping.name,
+          shipping_email: order.shipping.email,
+          shipping_address1: order.shipping.address1,
+          shipping_address2: order.shipping.address2 ?? null,
+          shipping_city: order.shipping.city,
+          shipping_postal_code: order.shipping.postalCode,
+          shipping_country: order.shipping.country,
+          card_brand: order.payment.brand,
+          card_last4: order.payment.last4,
+          instant_pay_variant: order.instantPayVariant,
+          checkout_flow: order.checkoutFlow,
+          created_at: order.createdAt,
+        })
+        .execute();
+      await db
+        .insertInto('order_lines')
+        .values(
+          order.lines.map((line, position) => ({
+            id: randomId('ol'),
+            order_id: order.id,
+            position,
+            product_id: line.productId,
+            edition: line.edition,
+            name: line.name,
+            unit_price_cents: line.unitPriceCents,
+            quantity: line.quantity,
+            line_total_cents: line.lineTotalCents,
+          })),
+        )
+        .execute();
+    },
+
+    /** The session's latest orders, newest first. */
+    async listForSession(sessionId: string, limit = ORDER_LIST_LIMIT): Promise<Order[]> {
+      const rows = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return withLines(rows);
+    },
+
+    /** One of the session's orders; another session's order is as good as missing. */
+    async findForSession(sessionId: string, id: string): Promise<Order | undefined> {
+      const row = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return (await withLines([row]))[0];
+    },
+  };
+}
+
+function toOrder(row: Selectable<OrderTable>, lines: Selectable<OrderLineTable>[]): Order {
+  const shipping: Order['shipping'] = {
+    name: row.shipping_name,
+    email: row.shipping_email,
+    address1: row.shipping_address1,
+    city: row.shipping_city,
+    postalCode: row.shipping_postal_code,
+    country: row.shipping_country as Order['shipping']['country'],
+  };
+  if (row.shipping_address2 !== null) shipping.address2 = row.shipping_address2;
+  return {
+    id: row.id,
+    status: row.status as Order['status'],
+    createdAt: row.created_at,
+    currency: row.currency,
+    lines: lines.map((line) => ({
+      productId: line.product_id,
+      edition: line.edition as Order['lines'][number]['edition'],
+      name: line.name,
+      unitPriceCents: line.unit_price_cents,
+      quantity: line.quantity,
+      lineTotalCents: line.line_total_cents,
+    })),
+    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    subtotalCents: row.subtotal_cents,
+    discountCents: row.discount_cents,
+    shippingCents: row.shipping_cents,
+    totalCents: row.total_cents,
+    shipping,
+    payment: { brand: row.card_brand, last4: row.card_last4 },
+    instantPayVariant: row.instant_pay_variant as Order['instantPayVariant'],
+    checkoutFlow: row.checkout_flow as Order['checkoutFlow'],
+  };
+}

@@ -1,0 +1,119 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { randomId } from '../session/random-id.js';
+import type { CardToken } from './gateway.js';
+
+/** A saved card as the shop keeps it: brand, last four, expiry and the gateway's token. */
+export interface StoredPaymentMethod {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  token: string;
+  createdAt: string;
+}
+
+export interface PaymentRecord {
+  orderId: string;
+  sessionId: string;
+  amountCents: number;
+  currency: string;
+  method: 'card' | 'saved';
+  cardBrand: string;
+  cardLast4: string;
+  gatewayChargeId: string;
+}
+
+export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+
+/** Payment methods and payment records; pass a transaction to take part in one. */
+export function createPaymentsRepository(db: Kysely<Database>) {
+  return {
+    async listMethods(sessionId: string): Promise<StoredPaymentMethod[]> {
+      const rows = await db
+        .selectFrom('payment_methods')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toMethod);
+    },
+
+    async findMethod(sessionId: string, id: string): Promise<StoredPaymentMethod | undefined> {
+      const row = await db
+        .selectFrom('payment_methods')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toMethod(row) : undefined;
+    },
+
+    async saveMethod(sessionId: string, card: CardToken, now: Date): Promise<StoredPaymentMethod> {
+      const row = {
+        id: randomId('pm'),
+        session_id: sessionId,
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: card.expMonth,
+        exp_year: card.expYear,
+        token: card.token,
+        created_at: now.toISOString(),
+      };
+      await db.insertInto('payment_methods').values(row).execute();
+      return toMethod(row);
+    },
+
+    async deleteMethod(sessionId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('payment_methods')
+        .where('session_id', '=', sessionId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async recordPayment(payment: PaymentRecord, now: Date): Promise<string> {
+      const id = randomId('pay');
+      await db
+        .insertInto('payments')
+        .values({
+          id,
+          order_id: payment.orderId,
+          session_id: payment.sessionId,
+          amount_cents: payment.amountCents,
+          currency: payment.currency,
+          status: 'captured',
+          method: payment.method,
+          card_brand: payment.cardBrand,
+          card_last4: payment.cardLast4,
+          gateway_charge_id: payment.gatewayChargeId,
+          created_at: now.toISOString(),
+        })
+        .execute();
+      return id;
+    },
+  };
+}
+
+function toMethod(row: {
+  id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  token: string;
+  created_at: string;
+}): StoredPaymentMethod {
+  return {
+    id: row.id,
+    brand: row.brand,
+    last4: row.last4,
+    expMonth: row.exp_month,
+    expYear: row.exp_year,
+    token: row.token,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox';
+import { randomIdPattern } from '../session/random-id.js';
+
+/** Card fields as typed by a shopper. Checked further (Luhn, expiry, CVC) by `validateCard`. */
+export const cardFields = {
+  number: Type.String({
+    minLength: 1,
+    maxLength: 32,
+    description: 'Card number; spaces and dashes allowed. Never stored or logged.',
+  }),
+  expMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 12, description: 'Expiry month' })),
+  expYear: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 9999, description: 'Expiry year, 2 or 4 digits' }),
+  ),
+  expiry: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Expiry as MM/YY, instead of expMonth + expYear' }),
+  ),
+  cvc: Type.String({ maxLength: 8, description: '3 or 4 digits. Never stored or logged.' }),
+};
+
+export const SaveCardBodySchema = Type.Object(cardFields);
+export type SaveCardBody = Static<typeof SaveCardBodySchema>;
+
+export const PaymentMethodSchema = Type.Object(
+  {
+    id: Type.String(),
+    brand: Type.String({ description: 'visa, mastercard, amex, discover or card' }),
+    last4: Type.String({ pattern: '^\\d{4}$' }),
+    expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+    expYear: Type.Integer(),
+    createdAt: Type.String(),
+  },
+  { $id: 'PaymentMethod' },
+);
+export type PaymentMethod = Static<typeof PaymentMethodSchema>;
+
+export const PaymentMethodListSchema = Type.Object({
+  paymentMethods: Type.Array(PaymentMethodSchema),
+});
+
+export const PAYMENT_METHOD_ID_PATTERN = randomIdPattern('pm');
+
+export const PaymentMethodIdParamsSchema = Type.Object({
+  id: Type.String({ pattern: PAYMENT_METHOD_ID_PATTERN, description: 'Payment method id' }),
+});
+
+/** The public view of a stored method: the token stays on the server. */
+export function toPaymentMethodView(method: {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  createdAt: string;
+}): PaymentMethod {
+  const { id, brand, last4, expMonth, expYear, createdAt } = method;
+  return { id, brand, last4, expMonth, expYear, createdAt };
+}

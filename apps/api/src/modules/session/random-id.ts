@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+/** Bytes of randomness in every id and token: 128 bits, unguessable. */
+const RANDOM_ID_BYTES = 16;
+
+/**
+ * A random, prefixed, URL-safe id such as `ord_Xk2…` (22 base64url characters after the
+ * prefix). Used for sessions, cart lines, orders, payments and payment-method tokens: no
+ * sequence to enumerate, and the prefix says what the id names.
+ */
+export function randomId(prefix: string): string {
+  return `${prefix}_${randomBytes(RANDOM_ID_BYTES).toString('base64url')}`;
+}
+
+/** The TypeBox/JSON-schema pattern that matches `randomId(prefix)`. */
+export function randomIdPattern(prefix: string): string {
+  return `^${prefix}_[A-Za-z0-9_-]{22}$`;
+}
