@@ -57,7 +57,7 @@ const vitest = (workspace, label, env = {}) => {
   );
 };
 
-vitest('apps/api', 'api (SQLite)');
+vitest('apps/api', 'api (SQLite)', { TEST_DATABASE_URL: '' });
 if (process.env.TEST_DATABASE_URL) {
   vitest('apps/api', 'api (PostgreSQL)', { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
 } else {

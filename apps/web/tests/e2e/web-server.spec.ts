@@ -7,6 +7,9 @@ import { expect, test } from './fixtures';
 
 const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SERVER = path.join(WEB_ROOT, 'build', 'server-main', 'main.js');
+// Spare ports beside this run's web server (playwright.config.ts), so parallel runs do not collide.
+const basePort = Number(process.env.E2E_WEB_PORT ?? 3100);
+const [downApiPort, brokenProfilePort, badRatePort] = [basePort + 9, basePort + 8, basePort + 7];
 
 interface Started {
   child: ChildProcess;
@@ -34,10 +37,10 @@ test.describe('the web server on its own', () => {
   }) => {
     consoleWatch.allow(/status of 500/);
     // Port 9 (discard) is closed on loopback: every api call fails to connect.
-    const server = startWebServer({ PORT: '3109', API_URL: 'http://127.0.0.1:9' });
+    const server = startWebServer({ PORT: String(downApiPort), API_URL: 'http://127.0.0.1:9' });
     try {
       await expect.poll(() => server.output()).toContain('listening');
-      const response = await page.goto('http://localhost:3109/department/tables');
+      const response = await page.goto(`http://localhost:${downApiPort}/department/tables`);
       expect(response?.status()).toBe(500);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
       await expect(page.getByText(/The shop api could not be reached/)).toBeVisible();
@@ -58,7 +61,7 @@ test.describe('the web server on its own', () => {
     const file = path.join(dir, 'profiles.json');
     fs.writeFileSync(file, JSON.stringify(profiles));
 
-    const server = startWebServer({ PORT: '3108', DEPLOYMENT_PROFILES_FILE: file });
+    const server = startWebServer({ PORT: String(brokenProfilePort), DEPLOYMENT_PROFILES_FILE: file });
     expect(await server.exited).not.toBe(0);
     expect(server.output()).toContain(`"${key}"`);
     expect(server.output()).toContain('clientToken');
@@ -67,7 +70,7 @@ test.describe('the web server on its own', () => {
 
   test('an invalid sample rate in SHOWROOM_PROFILES_JSON stops start-up too', async () => {
     const server = startWebServer({
-      PORT: '3107',
+      PORT: String(badRatePort),
       SHOWROOM_PROFILES_JSON: JSON.stringify({ local: { sessionSampleRate: 150 } }),
     });
     expect(await server.exited).not.toBe(0);
