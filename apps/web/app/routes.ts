@@ -23,6 +23,7 @@ export default [
       route('cart', 'routes/cart.tsx'),
       route('checkout', 'routes/checkout.tsx'),
       route('demo', 'routes/demo.tsx'),
+      route('flags', 'routes/flags.tsx'),
       route('profile', 'routes/profile.tsx'),
       route('profile-edit', 'routes/profile-edit.tsx'),
       route('profile-payment', 'routes/profile-payment.tsx'),

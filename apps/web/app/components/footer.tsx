@@ -10,6 +10,7 @@ export function Footer() {
         </div>
         <nav aria-label="Footer">
           <Link to="/demo">Demo settings</Link>
+          <Link to="/flags">Feature flags</Link>
           <Link to="/scenarios">Scenarios</Link>
           <Link to="/loyalty-signup">Loyalty programme</Link>
           <Link to="/video-quality-monitoring-demo">Video demo</Link>

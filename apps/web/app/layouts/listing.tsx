@@ -1,5 +1,6 @@
 import { NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/footer';
+import { LoyaltyBanner } from '../components/loyalty-banner';
 import { Navbar } from '../components/navbar';
 import { useRootData } from '../root';
 
@@ -24,6 +25,7 @@ export default function ListingLayout() {
           </ul>
         </aside>
         <main className="listing__main">
+          <LoyaltyBanner />
           <Outlet />
         </main>
       </div>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { OpenFeatureProvider } from '@openfeature/react-sdk';
 import { Outlet } from 'react-router';
 import { ErrorModalProvider } from '../components/error-modal';
 import { useRootData } from '../root';
@@ -32,9 +33,11 @@ export default function StartupLayout() {
   }, [profiles]);
   return (
     <StartupContext.Provider value={result}>
-      <ErrorModalProvider>
-        <Outlet />
-      </ErrorModalProvider>
+      <OpenFeatureProvider suspendUntilReady={false}>
+        <ErrorModalProvider>
+          <Outlet />
+        </ErrorModalProvider>
+      </OpenFeatureProvider>
     </StartupContext.Provider>
   );
 }

@@ -51,3 +51,38 @@ function forwardedHeaders(request: Request | undefined): HeadersInit {
   if (cookie) headers.cookie = cookie;
   return headers;
 }
+
+export type ApiWriteResult<T> =
+  { ok: true; data: T } | { ok: false; status: number; error: ApiErrorBody['error'] };
+
+/**
+ * Sends a write to the api from an action. A 4xx comes back as a value for the page to show
+ * (the api names the field); a network failure or 5xx becomes the error page.
+ */
+export async function apiSend<T>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown,
+  request: Request,
+  headers: Record<string, string> = {},
+): Promise<ApiWriteResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseUrl()}${path}`, {
+      method,
+      headers: { ...forwardedHeaders(request), 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    throw data(
+      {
+        message: `The shop api could not be reached (${err instanceof Error ? err.message : String(err)})`,
+      },
+      { status: 500 },
+    );
+  }
+  const payload = (await response.json().catch(() => ({}))) as unknown;
+  if (response.ok) return { ok: true, data: payload as T };
+  if (response.status >= 500) throw new ApiResponseError(response.status, payload as ApiErrorBody);
+  return { ok: false, status: response.status, error: (payload as ApiErrorBody).error };
+}

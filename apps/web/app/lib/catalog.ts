@@ -14,12 +14,12 @@ export interface ProductSummary {
   priceCents: number;
   stock: number;
   colour: string;
+  materials: string[];
   specialEdition: { priceCents: number; badge: string; stock: number };
 }
 
 export interface Product extends Omit<ProductSummary, 'specialEdition'> {
   description: string;
-  materials: string[];
   dimensions: { widthCm: number; depthCm: number; heightCm: number };
   specialEdition: {
     name: string;

@@ -1,5 +1,11 @@
 import { ApiResponseError, apiGet } from './api.server';
-import { parseProductParam, type Edition, type Product } from './catalog';
+import {
+  parseProductParam,
+  type Edition,
+  type Product,
+  type ProductPage,
+  type ProductSummary,
+} from './catalog';
 import { routeInvalid } from './page-errors';
 
 /**
@@ -10,7 +16,7 @@ export async function loadProductPage(
   request: Request,
   dept: string,
   productParam: string,
-): Promise<{ product: Product; edition: Edition }> {
+): Promise<{ product: Product; edition: Edition; related: ProductSummary[] }> {
   const parsed = parseProductParam(productParam);
   if (!parsed) routeInvalid(request);
   let product: Product;
@@ -21,5 +27,9 @@ export async function loadProductPage(
     throw err;
   }
   if (product.department !== dept) routeInvalid(request);
-  return { product, edition: parsed.edition };
+  const related = await apiGet<ProductPage>(
+    `/departments/${product.department}/products?limit=48`,
+    request,
+  );
+  return { product, edition: parsed.edition, related: related.products };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useRootData } from '../root';
-import { DEMO_FEATURES, effectiveFeatureValue } from '../flags/demo-features';
+import { DEMO_FEATURES, type DemoFeature } from '../flags/demo-features';
+import { useDemoFeatureDetails } from '../flags/use-demo-feature';
 import {
   readBuyNowButtonMode,
   readNewProductPhotosMode,
@@ -143,23 +144,22 @@ export default function DemoPage() {
               <tr>
                 <th>Feature</th>
                 <th>Override</th>
+                <th>Flag service</th>
                 <th>Effective</th>
                 <th>Set</th>
               </tr>
             </thead>
             <tbody>
               {DEMO_FEATURES.map((feature) => {
-                const override = state.overrides[feature.storageKey] ?? null;
-                const effective = effectiveFeatureValue(override, undefined);
                 return (
                   <tr key={feature.feature} data-testid={`demo-flag-${feature.storageKey}`}>
                     <td>
                       {feature.label} <code>{feature.storageKey}</code>
                     </td>
-                    <td>{override === null ? '—' : String(override)}</td>
-                    <td>
-                      {String(effective.value)} <span className="muted">({effective.source})</span>
-                    </td>
+                    <FlagValues
+                      feature={feature.feature}
+                      override={state.overrides[feature.storageKey] ?? null}
+                    />
                     <td className="demo__actions">
                       <button
                         type="button"
@@ -231,5 +231,20 @@ export default function DemoPage() {
         </article>
       </div>
     </section>
+  );
+}
+
+function FlagValues({ feature, override }: { feature: DemoFeature; override: boolean | null }) {
+  const effective = useDemoFeatureDetails(feature);
+  return (
+    <>
+      <td data-testid="override">{override === null ? '—' : String(override)}</td>
+      <td data-testid="flag-value">
+        {effective.flagValue === null ? '—' : String(effective.flagValue)}
+      </td>
+      <td data-testid="effective">
+        {String(effective.value)} <span className="muted">({effective.source})</span>
+      </td>
+    </>
   );
 }

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/index';
+import { HomeHero } from '../components/home-hero';
+import { LoyaltyBanner } from '../components/loyalty-banner';
 import { DepartmentImage } from '../components/product-image';
 import { ProductCard } from '../components/product-card';
 import { apiGet } from '../lib/api.server';
@@ -23,16 +25,8 @@ export default function IndexPage({ loaderData }: Route.ComponentProps) {
   const departments = useRootData()?.departments ?? [];
   return (
     <>
-      <section className="home-hero">
-        <div className="home-hero__copy">
-          <p className="landing__kicker">New season</p>
-          <h1>Furniture for every room</h1>
-          <p>Solid timber tables, deep sofas, soft bedding and warm light — made to last.</p>
-          <Link to="/department/tables/product/10" className="button button--primary">
-            Meet the table of the season
-          </Link>
-        </div>
-      </section>
+      <HomeHero />
+      <LoyaltyBanner />
       <section aria-labelledby="departments-heading">
         <h2 id="departments-heading">Shop by department</h2>
         <div className="department-grid">

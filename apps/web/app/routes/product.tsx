@@ -1,5 +1,7 @@
 import type { Route } from './+types/product';
+import { FinishComparer } from '../components/finish-comparer';
 import { ProductDetail } from '../components/product-detail';
+import { Recommendations } from '../components/recommendations';
 import { loadProductPage } from '../lib/product-loader.server';
 
 export async function loader({ params, request }: Route.LoaderArgs) {
@@ -16,5 +18,12 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  return <ProductDetail product={loaderData.product} edition={loaderData.edition} />;
+  const { product, edition, related } = loaderData;
+  return (
+    <>
+      <ProductDetail product={product} edition={edition} />
+      <FinishComparer productId={product.id} />
+      <Recommendations product={product} candidates={related} />
+    </>
+  );
 }

@@ -1,3 +1,4 @@
+import { startFeatureFlags } from '../flags/browser-flags';
 import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
 import type { DeploymentProfiles } from './deployment-profiles';
 import { runStartup, type StartupResult } from './orchestrator';
@@ -34,6 +35,9 @@ export function startBrowserSession(profiles: DeploymentProfiles): Promise<Start
       addFeatureFlagEvaluation: (key, value) => window.DD_RUM?.addFeatureFlagEvaluation(key, value),
     },
     warn: (message, detail) => console.warn(message, detail ?? ''),
+  }).then(async (result) => {
+    if (result) await startFeatureFlags(result);
+    return result;
   });
   return started;
 }

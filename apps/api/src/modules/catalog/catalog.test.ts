@@ -87,6 +87,7 @@ describe('GET /departments/:slug/products', () => {
         id: 20,
         department: 'chairs',
         priceCents: 10_020,
+        materials: ['oak', 'steel'],
         specialEdition: { priceCents: 20_020, badge: 'Limited edition', stock: 3 },
       }),
     ]);

@@ -103,6 +103,7 @@ function toSummary(row: ProductRow): ProductSummary {
     priceCents: row.price_cents,
     stock: row.stock,
     colour: row.colour,
+    materials: JSON.parse(row.materials) as string[],
     specialEdition: { priceCents: row.se_price_cents, badge: row.se_badge, stock: row.se_stock },
   };
 }

@@ -26,6 +26,7 @@ export const ProductSummarySchema = Type.Object(
     priceCents: Type.Integer({ minimum: 1, description: 'Price in integer cents' }),
     stock: Type.Integer({ minimum: 0 }),
     colour: Type.String(),
+    materials: Type.Array(Type.String()),
     specialEdition: SpecialEditionSummarySchema,
   },
   { $id: 'ProductSummary' },

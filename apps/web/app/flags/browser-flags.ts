@@ -1,0 +1,70 @@
+import { OpenFeature, ProviderStatus } from '@openfeature/web-sdk';
+import type { StartupResult } from '../startup/orchestrator';
+import { readStoredIdentity } from '../startup/sample-identity';
+import { IDENTITY_KEYS } from '../startup/storage-keys';
+import { buildEvaluationContext } from './evaluation-context';
+import {
+  FLAG_INIT_ERROR,
+  FLAG_SYNC_WARNING,
+  flagProviderOptions,
+  isDemoMode,
+  waitForProviderReady,
+} from './flag-provider';
+
+let providerSet = false;
+
+/** True once this page has handed OpenFeature the Datadog provider (not the no-op default). */
+export function isFlagProviderSet(): boolean {
+  return providerSet;
+}
+
+/**
+ * ARCHITECTURE.md start-up step 6: the OpenFeature provider and context. The provider is its
+ * own chunk. A failure is logged with the spec's message and the shop goes on with defaults; in
+ * demo mode start-up waits for READY (poll 100 ms, give up after 10 s).
+ */
+export async function startFeatureFlags(result: StartupResult): Promise<void> {
+  try {
+    const { DatadogProvider } = await import('@datadog/openfeature-browser');
+    const provider = new DatadogProvider(
+      flagProviderOptions(result.profile, result.version.version),
+    );
+    await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
+    providerSet = true;
+    const ready = OpenFeature.setProviderAndWait(provider).catch((error: unknown) => {
+      console.error(FLAG_INIT_ERROR, error);
+    });
+    watchIdentityChanges(result);
+    if (!isDemoMode(result.profile)) return;
+    await Promise.race([
+      ready,
+      waitForProviderReady({
+        isReady: () => OpenFeature.getClient().providerStatus === ProviderStatus.READY,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        now: () => Date.now(),
+        warn: (message) => console.warn(message),
+      }),
+    ]);
+  } catch (error) {
+    console.error(FLAG_INIT_ERROR, error);
+  }
+}
+
+/** Re-syncs the evaluation context with the stored identity (spec §8 warning on failure). */
+export async function syncFlagContext(result: StartupResult): Promise<void> {
+  try {
+    await OpenFeature.setContext(
+      buildEvaluationContext(readStoredIdentity(localStorage), result.browserFamily),
+    );
+  } catch (error) {
+    console.warn(FLAG_SYNC_WARNING, error);
+  }
+}
+
+/** Another tab that changes the stored identity changes this tab's flag context too. */
+function watchIdentityChanges(result: StartupResult): void {
+  const identityKeys = new Set<string>(Object.values(IDENTITY_KEYS));
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && identityKeys.has(event.key)) void syncFlagContext(result);
+  });
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { loadDefaultProfiles } from '../startup/deployment-profiles';
+import { buildEvaluationContext } from './evaluation-context';
+import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
+
+function fakeClock() {
+  let time = 0;
+  return {
+    now: () => time,
+    sleep: (ms: number) => {
+      time += ms;
+      return Promise.resolve();
+    },
+  };
+}
+
+describe('waiting for the flag provider (spec §4, §9)', () => {
+  it('polls every 100 ms until READY', async () => {
+    const clock = fakeClock();
+    const warnings: string[] = [];
+    let polls = 0;
+    const ready = await waitForProviderReady({
+      ...clock,
+      isReady: () => ++polls > 5,
+      warn: (message) => warnings.push(message),
+    });
+    expect(ready).toBe(true);
+    expect(clock.now()).toBe(500);
+    expect(warnings).toEqual([]);
+  });
+
+  it("gives up after 10000 ms with 'Provider ready timeout - proceeding anyway'", async () => {
+    const clock = fakeClock();
+    const warnings: string[] = [];
+    const ready = await waitForProviderReady({
+      ...clock,
+      isReady: () => false,
+      warn: (message) => warnings.push(message),
+    });
+    expect(ready).toBe(false);
+    expect(clock.now()).toBe(10_000);
+    expect(warnings).toEqual(['Provider ready timeout - proceeding anyway']);
+  });
+});
+
+describe('provider options from a deployment profile', () => {
+  const profiles = loadDefaultProfiles();
+
+  it('points the local profile at the local flag service and intake', () => {
+    const local = profiles.local!;
+    const options = flagProviderOptions(local, '6.11.22');
+    expect(options.flaggingProxy).toBe(local.flagsUrl);
+    expect(options.flaggingProxy).toMatch(/^http:\/\/localhost:3001\//);
+    expect(options.proxy).toBe(local.intakeUrl);
+    expect(options).toMatchObject({
+      applicationId: local.applicationId,
+      clientToken: local.clientToken,
+      enableExposureLogging: true,
+      version: '6.11.22',
+    });
+    expect(isDemoMode(local)).toBe(true);
+  });
+
+  it('sends a profile without a flag service or proxy to Datadog itself', () => {
+    const direct = Object.values(profiles).find((profile) => profile.flagsUrl === null);
+    expect(direct).toBeDefined();
+    const options = flagProviderOptions(direct!, '1.0.0');
+    expect(options).not.toHaveProperty('flaggingProxy');
+  });
+});
+
+describe('evaluation context (spec §4)', () => {
+  it('carries the stored identity and the browser family under the targeting names', () => {
+    expect(
+      buildEvaluationContext(
+        {
+          id: 'ab12cd34',
+          name: 'ada.lovelace',
+          email: 'ada@example.com',
+          team: 'engineering',
+          useDiscount: true,
+          useNewCheckoutFlow: false,
+        },
+        'Firefox',
+      ),
+    ).toEqual({
+      targetingKey: 'ab12cd34',
+      user_id: 'ab12cd34',
+      user_name: 'ada.lovelace',
+      user_email: 'ada@example.com',
+      browser: 'Firefox',
+      team: 'engineering',
+      useDiscount: true,
+      useNewCheckoutFlow: false,
+    });
+  });
+});

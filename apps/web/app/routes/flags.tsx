@@ -1,0 +1,107 @@
+import { useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/flags';
+import { FlagCard } from '../components/flags/flag-card';
+import { apiGet, apiSend } from '../lib/api.server';
+import { parseRuleValue, type AuditEntry, type FlagList } from '../lib/flags-admin';
+
+export function meta() {
+  return [{ title: 'Feature flags — Showroom' }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [list, audit] = await Promise.all([
+    apiGet<FlagList>('/flags', request),
+    apiGet<{ entries: AuditEntry[] }>('/flags/audit?limit=15', request),
+  ]);
+  return { list, audit: audit.entries };
+}
+
+/** Every change goes through the api, which validates it, audits it and bumps createdAt. */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const flag = String(form.get('flag') ?? '');
+  const intent = String(form.get('intent') ?? '');
+  const allocationKey = String(form.get('allocation') ?? '');
+  const path = `/flags/${encodeURIComponent(flag)}`;
+  const operator = { 'x-operator': 'flags page' };
+  let result;
+  if (intent === 'enable' || intent === 'disable') {
+    result = await apiSend('PATCH', path, { enabled: intent === 'enable' }, request, operator);
+  } else if (intent === 'rollout') {
+    const percentage = Number(form.get('percentage'));
+    result = await apiSend(
+      'PUT',
+      `${path}/rollout`,
+      { allocationKey, percentage },
+      request,
+      operator,
+    );
+  } else if (intent === 'rules' || intent === 'clear-rules') {
+    const operatorName = String(form.get('operator') ?? '');
+    const rules =
+      intent === 'clear-rules'
+        ? []
+        : [
+            {
+              conditions: [
+                {
+                  attribute: String(form.get('attribute') ?? ''),
+                  operator: operatorName,
+                  value: parseRuleValue(operatorName, String(form.get('value') ?? '')),
+                },
+              ],
+            },
+          ];
+    result = await apiSend('PUT', `${path}/rules`, { allocationKey, rules }, request, operator);
+  } else {
+    return { flag, error: `Unknown change "${intent}"` };
+  }
+  return result.ok
+    ? { flag, error: null }
+    : {
+        flag,
+        error: `${result.error?.message ?? 'Change refused'}${result.error?.field ? ` (${result.error.field})` : ''}`,
+      };
+}
+
+export default function FlagsPage({ loaderData }: Route.ComponentProps) {
+  const outcome = useActionData<typeof action>();
+  const busy = useNavigation().state !== 'idle';
+  const { list, audit } = loaderData;
+  return (
+    <section className="flags-page">
+      <header className="listing__header">
+        <div>
+          <h1>Feature flags</h1>
+          <p className="muted">
+            Environment <strong>{list.environment}</strong> · configuration{' '}
+            <time dateTime={new Date(list.createdAt).toISOString()} data-testid="flags-created-at">
+              {new Date(list.createdAt).toISOString()}
+            </time>
+          </p>
+        </div>
+      </header>
+      {outcome?.error ? (
+        <p className="form-error" role="alert" data-testid="flags-error">
+          {outcome.flag}: {outcome.error}
+        </p>
+      ) : null}
+      <div className="flags-page__list">
+        {list.flags.map((flag) => (
+          <FlagCard key={flag.key} flag={flag} busy={busy} />
+        ))}
+      </div>
+      <h2>Recent changes</h2>
+      <ul className="audit" data-testid="audit">
+        {audit.map((entry) => (
+          <li key={entry.id}>
+            <time dateTime={new Date(entry.at).toISOString()}>
+              {new Date(entry.at).toISOString()}
+            </time>{' '}
+            — {entry.operator}: {entry.action} {entry.flagKey ?? ''}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
