@@ -31,9 +31,13 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
     );
     await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
     providerSet = true;
-    const ready = OpenFeature.setProviderAndWait(provider).catch((error: unknown) => {
-      console.error(FLAG_INIT_ERROR, error);
-    });
+    const ready = OpenFeature.setProviderAndWait(provider).then(
+      () => markFlagStatus('ready'),
+      (error: unknown) => {
+        markFlagStatus('error');
+        console.error(FLAG_INIT_ERROR, error);
+      },
+    );
     watchIdentityChanges(result);
     if (!isDemoMode(result.profile)) return;
     await Promise.race([
@@ -46,8 +50,14 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
       }),
     ]);
   } catch (error) {
+    markFlagStatus('error');
     console.error(FLAG_INIT_ERROR, error);
   }
+}
+
+/** The provider's state on the page, for presenters (and tests) to see: `<html data-flags>`. */
+function markFlagStatus(status: 'ready' | 'error'): void {
+  document.documentElement.dataset.flags = status;
 }
 
 /** Re-syncs the evaluation context with the stored identity (spec §8 warning on failure). */
