@@ -56,13 +56,16 @@ function needsBuild() {
   return sources > built;
 }
 
-function run(command, args, env = {}) {
+function run(command, args, env = {}, cwd = root) {
   return spawn(command, args, {
-    cwd: root,
+    cwd,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
 }
+
+// Dev processes run under tsx directly (not through npm), so our signals reach them.
+const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 async function waitForHealth(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -90,7 +93,7 @@ async function main() {
 
   const env = { API_PORT: apiPort, PORT: webPort, NODE_ENV: dev ? 'development' : 'production' };
   const api = dev
-    ? run('npm', ['run', 'dev', '-w', 'apps/api'], env)
+    ? run(process.execPath, [tsx, 'watch', 'src/server.ts'], env, path.join(root, 'apps/api'))
     : run(process.execPath, ['apps/api/dist/server.js'], env);
   const children = [api];
   let stopping = false;
@@ -105,7 +108,7 @@ async function main() {
   await waitForHealth(`http://127.0.0.1:${apiPort}/health`, api);
   if (stopping) return;
   const web = dev
-    ? run('npm', ['run', 'dev', '-w', 'apps/web'], env)
+    ? run(process.execPath, [tsx, 'server/main.ts', '--dev'], env, path.join(root, 'apps/web'))
     : run(process.execPath, ['apps/web/build/server-main/main.js'], env);
   children.push(web);
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
@@ -11,7 +12,15 @@ interface EntryExtras {
   checkDeploymentProfiles?: () => void;
 }
 
-const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** apps/web: this file runs from server/ (dev, via tsx) or build/server-main/ (compiled). */
+const WEB_ROOT = findWebRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findWebRoot(start: string): string {
+  for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'react-router.config.ts'))) return dir;
+  }
+  throw new Error(`apps/web not found above ${start}`);
+}
 const dev = process.argv.includes('--dev');
 
 function parsePort(raw: string | undefined, fallback: number): number {
