@@ -7,7 +7,6 @@ import { buildApp } from '../../app.js';
 import { REPO_ROOT } from '../../config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { readFlagDefinitions } from './definitions.js';
-import { FLAGGING_CORE_VERSION, SUPPORTED_OPERATORS } from './flagging-core.js';
 import { createFlagsRepository } from './repository.js';
 import { fetchAssignments } from './test-support.js';
 
@@ -87,30 +86,19 @@ interface KnownDeviation {
 }
 
 /**
- * Vectors the real wire path cannot reproduce, each for a stated reason:
- * - nicole's attribute is the *string* "null"; the provider sends a string and a null alike as
- *   "null", and the service reads it as null (the spec's demo user has useDiscount null, and
- *   null-operator-test/charlie needs IS_NULL to see it), so her ONE_OF ["null"] cannot match.
- * - semver-test needs SEMVER_* operators, which @datadog/flagging-core 2.0.2 does not have: it
- *   treats the flag as invalid and assigns nobody (the provider then answers the default).
+ * The one vector the real wire path cannot reproduce: nicole's attribute is the *string* "null";
+ * the provider sends a string and a null alike as "null", and the service reads it as null (the
+ * spec's demo user has useDiscount null, and null-operator-test/charlie needs IS_NULL to see it),
+ * so her ONE_OF ["null"] cannot match.
  */
-function knownDeviations(): KnownDeviation[] {
-  const deviations: KnownDeviation[] = [
-    {
-      flag: 'boolean-one-of-matches',
-      subject: 'nicole',
-      got: 0,
-      reason: 'the provider sends the string "null" and null alike',
-    },
-  ];
-  if (!SUPPORTED_OPERATORS.includes('SEMVER_GT')) {
-    const reason = `@datadog/flagging-core ${FLAGGING_CORE_VERSION} has no SEMVER_* operators`;
-    for (const subject of ['alice', 'bob', 'charlie', 'elize', 'frank']) {
-      deviations.push({ flag: 'semver-test', subject, got: 'unknown', reason });
-    }
-  }
-  return deviations;
-}
+const KNOWN_DEVIATIONS: KnownDeviation[] = [
+  {
+    flag: 'boolean-one-of-matches',
+    subject: 'nicole',
+    got: 0,
+    reason: 'the provider sends the string "null" and null alike',
+  },
+];
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -176,7 +164,7 @@ describe('Eppo UFC evaluation vectors through POST /flags/precompute-assignments
 
     // Every mismatch must be a known deviation, and every known deviation must still happen
     // exactly as described (so fixing one makes this test say so).
-    const deviations = knownDeviations();
+    const deviations = KNOWN_DEVIATIONS;
     expect(
       mismatches.map((m) => `${m.flag}/${m.subject}: got ${JSON.stringify(m.got)}`).sort(),
     ).toEqual(deviations.map((d) => `${d.flag}/${d.subject}: got ${JSON.stringify(d.got)}`).sort());

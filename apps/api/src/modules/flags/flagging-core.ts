@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { UfcFlag, UfcRule, VariationType } from './ufc.js';
+import { valueMatchesType, type UfcFlag, type UfcRule, type VariationType } from './ufc.js';
 
 /**
  * `@datadog/flagging-core` evaluates flags; this file is the only place that loads it.
@@ -59,6 +59,13 @@ export const SUPPORTED_OPERATORS: readonly string[] = Object.freeze(
 /**
  * Evaluates one flag for one subject. A result without `variant` means "no assignment"
  * (flag disabled, invalid, or no allocation matched): the caller gets `undefined` back then.
+ *
+ * flagging-core 3 refuses a whole flag (PARSE_ERROR, nobody assigned) when one variation is not
+ * of the flag's type or one split names a variation that does not exist. The service keeps the
+ * narrower contract `definitionWarnings` states (2.x's behaviour; Eppo's vectors expect it for a
+ * mistyped variation): only the subjects that land on such a split are affected. A mistyped
+ * variation comes back with its own value (the caller drops it as TYPE_MISMATCH); a split to a
+ * missing variation falls through to the next allocation.
  */
 export function evaluateFlag(
   flag: UfcFlag,
@@ -68,8 +75,81 @@ export function evaluateFlag(
   nowMs: number,
 ): FlagResolution | undefined {
   const type = core.variantTypeToFlagValueType(flag.variationType);
-  const result = core.evaluateForSubject(flag, type, subjectKey, attributes, null, logger, nowMs);
-  return result.variant === undefined ? undefined : result;
+  const { evaluable, mistyped, missing } = prepareForCore(flag);
+  let allocations = evaluable.allocations;
+  for (;;) {
+    const result = core.evaluateForSubject(
+      { ...evaluable, allocations },
+      type,
+      subjectKey,
+      attributes,
+      null,
+      logger,
+      nowMs,
+    );
+    if (result.variant === undefined) return undefined;
+    if (result.variant === missing) {
+      // Continue after the allocation that chose the missing variation (allocation keys are unique).
+      const index = allocations.findIndex((a) => a.key === result.flagMetadata?.allocationKey);
+      if (index < 0) return undefined;
+      allocations = allocations.slice(index + 1);
+      continue;
+    }
+    return mistyped.has(result.variant)
+      ? { ...result, value: mistyped.get(result.variant) }
+      : result;
+  }
+}
+
+const PLACEHOLDER_VALUES: Record<VariationType, unknown> = {
+  BOOLEAN: false,
+  STRING: '',
+  INTEGER: 0,
+  NUMERIC: 0,
+  JSON: {},
+};
+
+interface PreparedFlag {
+  /** The flag as flagging-core 3 accepts it (the flag itself when nothing had to change). */
+  evaluable: UfcFlag;
+  /** Original values of the variations given a placeholder of the right type. */
+  mistyped: Map<string, unknown>;
+  /** The key of the stand-in variation that splits to a missing variation now name. */
+  missing: string | undefined;
+}
+
+function prepareForCore(flag: UfcFlag): PreparedFlag {
+  const mistyped = new Map<string, unknown>();
+  for (const variation of Object.values(flag.variations)) {
+    if (!valueMatchesType(variation.value, flag.variationType)) {
+      mistyped.set(variation.key, variation.value);
+    }
+  }
+  const dangling = flag.allocations.some((allocation) =>
+    allocation.splits.some((split) => !Object.hasOwn(flag.variations, split.variationKey)),
+  );
+  if (mistyped.size === 0 && !dangling) return { evaluable: flag, mistyped, missing: undefined };
+
+  const placeholder = PLACEHOLDER_VALUES[flag.variationType];
+  const variations: UfcFlag['variations'] = {};
+  for (const [key, variation] of Object.entries(flag.variations)) {
+    variations[key] = mistyped.has(key) ? { key, value: placeholder } : variation;
+  }
+  let missing: string | undefined;
+  if (dangling) {
+    missing = '(missing variation)';
+    while (Object.hasOwn(variations, missing)) missing = `(${missing})`;
+    variations[missing] = { key: missing, value: placeholder };
+  }
+  const allocations = flag.allocations.map((allocation) => ({
+    ...allocation,
+    splits: allocation.splits.map((split) =>
+      Object.hasOwn(flag.variations, split.variationKey)
+        ? split
+        : { ...split, variationKey: missing as string },
+    ),
+  }));
+  return { evaluable: { ...flag, variations, allocations }, mistyped, missing };
 }
 
 /** Whether flagging-core accepts the rule (known operators, compilable regular expressions). */

@@ -81,7 +81,10 @@ export const UfcConfigurationSchema = Type.Object({
 });
 export type UfcConfiguration = Static<typeof UfcConfigurationSchema>;
 
-/** Whether a variation value is of its flag's declared type (an INTEGER must be a whole number). */
+/**
+ * Whether a variation value is of its flag's declared type, as flagging-core checks it (an
+ * INTEGER must be a whole number JavaScript holds exactly).
+ */
 export function valueMatchesType(value: unknown, type: VariationType): boolean {
   switch (type) {
     case 'BOOLEAN':
@@ -89,7 +92,7 @@ export function valueMatchesType(value: unknown, type: VariationType): boolean {
     case 'STRING':
       return typeof value === 'string';
     case 'INTEGER':
-      return Number.isInteger(value);
+      return Number.isSafeInteger(value);
     case 'NUMERIC':
       return typeof value === 'number' && Number.isFinite(value);
     case 'JSON':
