@@ -1,26 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { allShoppers, type Shopper } from './shoppers';
 
 const API = `http://localhost:${process.env.E2E_API_PORT ?? 3101}`;
-const DATA = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../data/shoppers',
-);
-interface Shopper {
-  id: string;
-  name: string;
-  email: string;
-  team: string;
-  useDiscount: boolean | null;
-  useNewCheckoutFlow: boolean;
-}
-const shoppers = [
-  ...(JSON.parse(fs.readFileSync(path.join(DATA, 'standard.json'), 'utf8')) as Shopper[]),
-  ...(JSON.parse(fs.readFileSync(path.join(DATA, 'loyalty.json'), 'utf8')) as Shopper[]),
-];
+const shoppers = allShoppers;
 const optedIn = shoppers.find((s) => s.useNewCheckoutFlow && s.team !== 'marketing')!;
 const optedOutCandidates = shoppers.filter((s) => !s.useNewCheckoutFlow && s.team !== 'marketing');
 const discounted = shoppers.find((s) => s.useDiscount === true)!;

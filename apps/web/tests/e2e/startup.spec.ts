@@ -1,25 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { shopperLists, type Shopper } from './shoppers';
 
-const DATA = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../data/shoppers',
-);
-interface Shopper {
-  id: string;
-  name: string;
-  email: string;
-  team: string;
-  useDiscount: boolean | null;
-  useNewCheckoutFlow: boolean;
-}
-const lists = {
-  standard: JSON.parse(fs.readFileSync(path.join(DATA, 'standard.json'), 'utf8')) as Shopper[],
-  loyalty: JSON.parse(fs.readFileSync(path.join(DATA, 'loyalty.json'), 'utf8')) as Shopper[],
-};
+const lists = shopperLists;
 const IDENTITY_KEYS = [
   'user_id',
   'user_name',
