@@ -7,16 +7,27 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DatabaseHandle } from './db/database.js';
 import { registerErrorHandlers } from './http/error-handler.js';
 import { ErrorResponseSchema } from './http/errors.js';
+import {
+  idOnlyTracer,
+  registerRequestTracing,
+  tracingChildLoggerFactory,
+  type RequestTracer,
+} from './http/request-tracing.js';
 import { createCatalogRepository } from './modules/catalog/repository.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createFlagEvaluator } from './modules/flags/evaluate.js';
 import { precomputeRoutes } from './modules/flags/precompute-routes.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
 import { flagsRoutes, type FlagsOptions } from './modules/flags/routes.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { intakeRoutes } from './modules/intake/routes.js';
+import { createMonitoringQueries } from './modules/monitoring/queries.js';
+import { monitoringRoutes } from './modules/monitoring/routes.js';
+import { createMonitoringStore } from './modules/monitoring/store.js';
 import { DEVELOPMENT_SESSION_SECRET } from './config.js';
 import { cartRoutes } from './modules/cart/routes.js';
+import { createFreeShippingThreshold } from './modules/cart/free-shipping.js';
 import { createCartService } from './modules/cart/service.js';
 import { createCheckout } from './modules/checkout/place-order.js';
 import { checkoutRoutes } from './modules/checkout/routes.js';
@@ -49,6 +60,11 @@ export interface AppOptions {
   trustProxy?: FastifyServerOptions['trustProxy'];
   /** Flag service options (a pinned clock in tests). */
   flags?: FlagsOptions;
+  /**
+   * Starts each request's server span under the browser's trace; default: ids for log
+   * correlation only. server.ts passes an OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+   */
+  tracer?: RequestTracer;
 }
 
 /**
@@ -59,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withLogRedaction(options.logger ?? false),
     trustProxy: options.trustProxy ?? false,
+    childLoggerFactory: tracingChildLoggerFactory(options.tracer ?? idOnlyTracer),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -88,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'payments', description: 'Saved payment methods' },
         { name: 'flags', description: 'Flag service (precompute-assignments) and flag operations' },
         { name: 'intake', description: 'Exposures, flag evaluations and RUM from the SDKs' },
+        { name: 'monitoring', description: 'Session inspector: sessions and live counts' },
       ],
     },
   });
@@ -95,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addSchema(ErrorResponseSchema);
   registerErrorHandlers(app);
+  registerRequestTracing(app);
 
   const { database } = options;
   await app.register(healthRoutes, { database });
@@ -102,7 +121,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const sessions = createSessionRepository(database.db);
   const requireSession = createRequireSession(sessions);
-  const cart = createCartService(database.db);
+  const now = options.flags?.now ?? Date.now;
+  const flags = createFlagsRepository(database.db, now);
+  // The cart and checkout ask the flag service for the free-shipping threshold (plain calls).
+  const freeShippingThreshold = createFreeShippingThreshold(createFlagEvaluator(flags, now));
+  const cart = createCartService(database.db, { freeShippingThreshold });
   const gateway = options.paymentGateway ?? createSimulatedGateway();
   await app.register(sessionRoutes, {
     requireSession,
@@ -113,7 +136,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cartRoutes, { requireSession, cart });
   await app.register(checkoutRoutes, {
     requireSession,
-    checkout: createCheckout({ db: database.db, gateway, fingerprintSecret: sessionSecret }),
+    checkout: createCheckout({
+      db: database.db,
+      gateway,
+      fingerprintSecret: sessionSecret,
+      freeShippingThreshold,
+    }),
   });
   await app.register(ordersRoutes, { requireSession, orders: createOrdersRepository(database.db) });
   await app.register(paymentMethodRoutes, {
@@ -122,12 +150,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     gateway,
   });
 
-  const now = options.flags?.now ?? Date.now;
-  const flags = createFlagsRepository(database.db, now);
   const intake = createIntakeRepository(database.db);
   await app.register(precomputeRoutes, { flags, now });
   await app.register(flagsRoutes, { flags, intake });
-  await app.register(intakeRoutes, { intake, now });
+  const monitoring = createMonitoringStore(database.db);
+  await app.register(intakeRoutes, { intake, monitoring, now });
+  await app.register(monitoringRoutes, { queries: createMonitoringQueries(database.db, now) });
 
   return app;
 }

@@ -21,6 +21,10 @@ export interface ApiConfig {
   sessionSecret: string;
   /** TRUST_PROXY=true behind a TLS-terminating proxy: X-Forwarded-Proto decides cookie Secure. */
   trustProxy: boolean;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT): export request spans over OTLP/HTTP. */
+  otlpEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME, default showroom-api. */
+  otelServiceName: string;
   /** FLAGS_PATH: a UFC JSON file or a folder of them replacing the default flag definitions (apps/api/flags). */
   flagsPath: string | undefined;
 }
@@ -95,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     production: env.NODE_ENV === 'production',
     sessionSecret: parseSessionSecret(env, env.NODE_ENV === 'production', dataDir),
     trustProxy: env.TRUST_PROXY === 'true',
+    otlpEndpoint:
+      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    otelServiceName: env.OTEL_SERVICE_NAME || 'showroom-api',
     flagsPath: env.FLAGS_PATH ? path.resolve(REPO_ROOT, env.FLAGS_PATH) : undefined,
   };
 }

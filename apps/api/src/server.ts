@@ -19,8 +19,15 @@ async function main(): Promise<void> {
   const flagDefinitions = await readFlagDefinitions(config.flagsPath ?? DEFAULT_FLAGS_PATH);
   const flagsLoaded = await createFlagsRepository(database.db).syncDefinitions(flagDefinitions);
 
+  // Spans are exported only when an OTLP endpoint is configured; otherwise ids are only logged.
+  const tracer = config.otlpEndpoint
+    ? (await import('./http/otlp-tracer.js')).createOtlpTracer({
+        serviceName: config.otelServiceName,
+      })
+    : undefined;
   const app = await buildApp({
     database,
+    tracer,
     corsOrigins: config.corsOrigins,
     logger: { level: config.logLevel },
     sessionSecret: config.sessionSecret,
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     try {
       await app.close();
+      await tracer?.shutdown();
       await database.close();
       process.exit(0);
     } catch (err) {

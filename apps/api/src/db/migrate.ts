@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as catalog from './migrations/001-catalog.js';
 import * as flags from './migrations/002-flags.js';
 import * as shop from './migrations/003-shop.js';
+import * as monitoring from './migrations/004-monitoring.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
   '001-catalog': catalog,
   '002-flags': flags,
   '003-shop': shop,
+  '004-monitoring': monitoring,
 };
 
 const provider: MigrationProvider = {

@@ -200,6 +200,75 @@ export interface IntakeEventTable {
   received_at: EpochMillisColumn;
 }
 
+/**
+ * Browser monitoring (migration 004-monitoring). Dates are epoch ms, durations nanoseconds, both
+ * bigint: wrap reads in Number() (pg answers strings).
+ */
+export type BigintColumn = ColumnType<number | string, number, number>;
+
+export interface RumSessionTable {
+  id: string;
+  application_id: string | null;
+  first_seen: BigintColumn;
+  last_seen: BigintColumn;
+  usr_id: string | null;
+  usr_name: string | null;
+  usr_email: string | null;
+  usr_team: string | null;
+  service: string | null;
+  version: string | null;
+  /** 0/1: a replay segment arrived for this session. */
+  has_replay: ColumnType<number, number | undefined, number>;
+  received_at: BigintColumn;
+}
+
+/** The highest `_dd.document_version` of each view. */
+export interface RumViewTable {
+  id: string;
+  session_id: string;
+  document_version: number;
+  date: BigintColumn;
+  url: string | null;
+  name: string | null;
+  loading_time: BigintColumn | null;
+  first_contentful_paint: BigintColumn | null;
+  largest_contentful_paint: BigintColumn | null;
+  interaction_to_next_paint: BigintColumn | null;
+  cumulative_layout_shift: number | null;
+  time_spent: BigintColumn | null;
+  action_count: number;
+  error_count: number;
+  usr_id: string | null;
+  /** JSON object, or null when the view carried none. */
+  feature_flags: string | null;
+  payload: string;
+  received_at: BigintColumn;
+}
+
+/** Actions, errors, vitals, resources, long tasks and replay segments. */
+export interface RumEventTable {
+  id: Generated<number>;
+  event_key: string | null;
+  session_id: string | null;
+  view_id: string | null;
+  event_type: string;
+  date: BigintColumn;
+  name: string | null;
+  usr_id: string | null;
+  feature_flags: string | null;
+  payload: string;
+  received_at: BigintColumn;
+}
+
+/** Each variant of each flag a session's events carried, with when it was first and last seen. */
+export interface RumSessionFlagTable {
+  session_id: string;
+  flag_key: string;
+  variant: string;
+  first_seen: BigintColumn;
+  last_seen: BigintColumn;
+}
+
 export interface Database {
   departments: DepartmentTable;
   products: ProductTable;
@@ -217,4 +286,8 @@ export interface Database {
   flag_exposures: FlagExposureTable;
   flag_evaluations: FlagEvaluationTable;
   intake_events: IntakeEventTable;
+  rum_sessions: RumSessionTable;
+  rum_views: RumViewTable;
+  rum_events: RumEventTable;
+  rum_session_flags: RumSessionFlagTable;
 }

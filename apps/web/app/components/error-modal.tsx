@@ -8,6 +8,7 @@ import {
   useState,
 } from 'react';
 import type { ReactNode } from 'react';
+import { trackError } from '../monitoring/track';
 
 export interface ShownError {
   title: string;
@@ -37,6 +38,8 @@ export function ErrorModalProvider({ children }: { children: ReactNode }) {
   const [shown, setShown] = useState<ShownError | null>(null);
   const showError = useCallback((error: unknown, title = 'Something went wrong') => {
     setShown({ title, message: describeError(error) });
+    // Every error the shopper is shown reaches monitoring too (once: callers need not report it).
+    trackError(error, { source: 'error-modal', title });
   }, []);
   const api = useMemo(() => ({ showError }), [showError]);
   return (

@@ -11,6 +11,7 @@ export function Footer() {
         <nav aria-label="Footer">
           <Link to="/demo">Demo settings</Link>
           <Link to="/flags">Feature flags</Link>
+          <Link to="/inspector">Session inspector</Link>
           <Link to="/scenarios">Scenarios</Link>
           <Link to="/loyalty-signup">Loyalty programme</Link>
           <Link to="/video-quality-monitoring-demo">Video demo</Link>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { productPath, type Edition, type Product } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
+import { useDemoModes } from '../lib/use-demo-modes';
 import { AddToCart } from './add-to-cart';
 import { ProductGallery } from './product-gallery';
 
@@ -10,9 +11,12 @@ export function ProductDetail({ product, edition }: { product: Product; edition:
   const name = special ? product.specialEdition.name : product.name;
   const priceCents = special ? product.specialEdition.priceCents : product.priceCents;
   const stock = special ? product.specialEdition.stock : product.stock;
+  // New-product-photos demo mode (spec §3): the second photo set for the standard edition.
+  const newPhotos = useDemoModes()?.newPhotos.enabled ?? false;
+  const photoSet = special ? 'se' : newPhotos ? 'new' : 'std';
   return (
     <article className="product-detail" data-testid="product-detail" data-edition={edition}>
-      <ProductGallery productId={product.id} name={name} set={special ? 'se' : 'std'} />
+      <ProductGallery productId={product.id} name={name} set={photoSet} />
       <div className="product-detail__info">
         <nav className="breadcrumbs" aria-label="Breadcrumb">
           <Link to="/">Home</Link> /{' '}

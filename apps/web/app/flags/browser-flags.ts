@@ -11,6 +11,12 @@ import {
   waitForProviderReady,
 } from './flag-provider';
 
+declare global {
+  interface Window {
+    showroomFlags?: ReturnType<typeof OpenFeature.getClient>;
+  }
+}
+
 let providerSet = false;
 
 /** True once this page has handed OpenFeature the Datadog provider (not the no-op default). */
@@ -31,6 +37,8 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
     );
     await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
     providerSet = true;
+    // A console handle for presenters: `await showroomFlags.getBooleanDetails('show_payments', false)`.
+    window.showroomFlags = OpenFeature.getClient();
     const ready = OpenFeature.setProviderAndWait(provider).then(
       () => markFlagStatus('ready'),
       (error: unknown) => {

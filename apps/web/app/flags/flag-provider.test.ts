@@ -61,6 +61,16 @@ describe('provider options from a deployment profile', () => {
     expect(isDemoMode(local)).toBe(true);
   });
 
+  it('reports no exposures or evaluations in a webview (monitoring skipped)', () => {
+    const options = flagProviderOptions(profiles.local!, '6.11.22', { telemetry: false });
+    expect(options).toMatchObject({
+      enableExposureLogging: false,
+      enableFlagEvaluationTracking: false,
+      flaggingProxy: profiles.local!.flagsUrl,
+    });
+    expect(options).not.toHaveProperty('proxy');
+  });
+
   it('sends a profile without a flag service or proxy to Datadog itself', () => {
     const direct = Object.values(profiles).find((profile) => profile.flagsUrl === null);
     expect(direct).toBeDefined();

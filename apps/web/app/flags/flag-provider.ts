@@ -15,7 +15,23 @@ export const PROVIDER_READY_TIMEOUT_WARNING = 'Provider ready timeout - proceedi
 export function flagProviderOptions(
   profile: DeploymentProfile,
   version: string,
+  { telemetry = true }: { telemetry?: boolean } = {},
 ): FlaggingInitConfiguration {
+  // In a webview (spec §1: monitoring skipped) the provider evaluates but reports nothing.
+  if (!telemetry) {
+    return {
+      clientToken: profile.clientToken,
+      applicationId: profile.applicationId,
+      site: profile.site,
+      env: profile.env,
+      service: profile.service,
+      version,
+      enableExposureLogging: false,
+      enableFlagEvaluationTracking: false,
+      enableRumFeatureFlagTracking: false,
+      ...(profile.flagsUrl === null ? {} : { flaggingProxy: profile.flagsUrl }),
+    };
+  }
   return {
     clientToken: profile.clientToken,
     applicationId: profile.applicationId,

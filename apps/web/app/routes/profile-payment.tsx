@@ -1,9 +1,52 @@
-/** Payment methods: completed by its own issue; the route and its layout exist now. */
+import { Link } from 'react-router';
+import { AddCardForm } from '../components/profile/add-card-form';
+import { SavedCardList } from '../components/profile/saved-cards';
+import { useShopQuery } from '../lib/use-shop-query';
+
+export function meta() {
+  return [{ title: 'Payment methods — Showroom' }];
+}
+
+/** /profile-payment: the session's saved cards — add one (verified by the gateway), delete. */
 export default function ProfilePaymentPage() {
+  const cards = useShopQuery('payment-methods', (client) => client.listPaymentMethods());
   return (
-    <section className="placeholder-page">
+    <section className="profile-page" data-testid="profile-payment">
+      <p className="breadcrumbs">
+        <Link to="/profile">Your profile</Link> / Payment methods
+      </p>
       <h1>Payment methods</h1>
-      <p className="muted">Your saved cards.</p>
+      <div className="profile-payment">
+        <section className="profile-section" aria-labelledby="saved-cards-heading">
+          <h2 id="saved-cards-heading">Saved cards</h2>
+          {cards.status === 'loading' ? <p className="muted">Loading your cards…</p> : null}
+          {cards.status === 'failed' ? (
+            <p className="notice notice--error" role="alert">
+              {cards.error instanceof Error
+                ? cards.error.message
+                : 'Your cards could not be loaded.'}
+            </p>
+          ) : null}
+          {cards.status === 'done' ? (
+            <SavedCardList
+              cards={cards.data}
+              onDeleted={(id) => cards.setData(cards.data.filter((card) => card.id !== id))}
+            />
+          ) : null}
+        </section>
+        <section className="profile-section" aria-labelledby="add-card-heading">
+          <h2 id="add-card-heading">Add a card</h2>
+          <p className="muted">
+            We keep the brand, the last four digits and the expiry date — never the full number or
+            the security code.
+          </p>
+          <AddCardForm
+            onSaved={(card) =>
+              cards.status === 'done' ? cards.setData([card, ...cards.data]) : cards.reload()
+            }
+          />
+        </section>
+      </div>
     </section>
   );
 }

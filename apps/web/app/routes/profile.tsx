@@ -1,9 +1,59 @@
-/** Your profile: completed by its own issue; the route and its layout exist now. */
+import { Link } from 'react-router';
+import { OrderHistory } from '../components/profile/order-history';
+import { SavedCardList } from '../components/profile/saved-cards';
+import { useDemoFeature } from '../flags/use-demo-feature';
+import { useShopQuery } from '../lib/use-shop-query';
+import { useStartup } from '../startup/startup-context';
+
+export function meta() {
+  return [{ title: 'Your profile — Showroom' }];
+}
+
+/**
+ * /profile: who is shopping, their orders and — with the showPayments feature — their saved
+ * cards. Accounts (sign-in, profile edit, loyalty points) extend this page.
+ */
 export default function ProfilePage() {
+  const identity = useStartup()?.identity ?? null;
+  const showPayments = useDemoFeature('showPayments');
   return (
-    <section className="placeholder-page">
+    <section className="profile-page" data-testid="profile">
       <h1>Your profile</h1>
-      <p className="muted">Sign in to see your orders and saved payments.</p>
+      {identity ? (
+        <p className="muted" data-testid="profile-identity">
+          Shopping as <strong>{identity.name}</strong> ({identity.email}) · team {identity.team}
+        </p>
+      ) : null}
+      <p className="profile-page__links">
+        <Link to="/profile-edit">Edit profile</Link>
+        <Link to="/profile-payment">Payment methods</Link>
+      </p>
+      <OrderHistory />
+      {showPayments ? <ProfileSavedCards /> : null}
+    </section>
+  );
+}
+
+function ProfileSavedCards() {
+  const cards = useShopQuery('payment-methods', (client) => client.listPaymentMethods());
+  return (
+    <section className="profile-section" aria-labelledby="saved-cards-heading">
+      <h2 id="saved-cards-heading">Saved cards</h2>
+      {cards.status === 'loading' ? <p className="muted">Loading your cards…</p> : null}
+      {cards.status === 'failed' ? (
+        <p className="notice notice--error" role="alert">
+          {cards.error instanceof Error ? cards.error.message : 'Your cards could not be loaded.'}
+        </p>
+      ) : null}
+      {cards.status === 'done' ? (
+        <SavedCardList
+          cards={cards.data}
+          onDeleted={(id) => cards.setData(cards.data.filter((card) => card.id !== id))}
+        />
+      ) : null}
+      <p>
+        <Link to="/profile-payment">Add or manage cards</Link>
+      </p>
     </section>
   );
 }

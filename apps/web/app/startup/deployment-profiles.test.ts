@@ -403,6 +403,7 @@ describe('monitoringInitOptions', () => {
           propagatorTypes: ['tracecontext', 'datadog'],
         },
       ],
+      trackFeatureFlagsForEvents: ['action', 'resource', 'long_task', 'vital'],
     });
   });
 
@@ -436,6 +437,13 @@ describe('monitoringInitOptions', () => {
     expect(
       monitoringInitOptions({ ...bare, enableTracing: false }, 'v').allowedTracingUrls,
     ).toEqual([]);
+  });
+
+  it('the local profile traces its api, so local traces flow', () => {
+    expect(local.enableTracing).toBe(true);
+    expect(monitoringInitOptions(local, 'v').allowedTracingUrls).toEqual([
+      { match: 'http://localhost:3001', propagatorTypes: ['tracecontext', 'datadog'] },
+    ]);
   });
 
   it('R-3.12 the intake URL becomes the SDK proxy', () => {

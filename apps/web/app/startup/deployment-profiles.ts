@@ -87,6 +87,8 @@ export const MONITORING_DEFAULTS = {
 } as const satisfies Record<SampleRateField, number>;
 
 const PROPAGATOR_TYPES = ['tracecontext', 'datadog'] as const;
+/** Events that carry `feature_flags` besides views and errors (INTEGRATION-NOTES.md). */
+const FLAG_TRACKED_EVENTS = ['action', 'resource', 'long_task', 'vital'] as const;
 
 /**
  * Checks one profile and returns it normalised. Required (R-5.2, plus the shop backend):
@@ -383,6 +385,8 @@ export function monitoringInitOptions(
     trackLongTasks: true,
     allowUntrustedEvents: profile.allowUntrustedEvents,
     allowedTracingUrls: traced.map((match) => ({ match, propagatorTypes: [...PROPAGATOR_TYPES] })),
+    // Views and errors always carry feature_flags; the inspector wants them on the rest too.
+    trackFeatureFlagsForEvents: [...FLAG_TRACKED_EVENTS],
     ...(profile.intakeUrl === null ? {} : { proxy: profile.intakeUrl }),
   };
 }

@@ -61,7 +61,9 @@ test.describe('catalog', () => {
     const name = (await firstCard.locator('.product-card__name').textContent()) ?? '';
     await firstCard.locator('.product-card__link').click();
     await expect(page.getByTestId('product-name')).toHaveText(name);
-    await expect(page.getByTestId('product-price')).toHaveText(/^\$[\d,]+\.\d\d$/);
+    await expect(page.getByTestId('product-detail').getByTestId('product-price')).toHaveText(
+      /^\$[\d,]+\.\d\d$/,
+    );
     await expect(page.getByTestId('product-stock')).toHaveText(/\d+ in stock/);
     await expect(page.getByTestId('product-materials')).not.toBeEmpty();
     await expect(page.getByTestId('add-to-cart')).toBeVisible();
@@ -75,12 +77,17 @@ test.describe('catalog', () => {
 
   test('the special edition has its own badge, price and stock', async ({ page }) => {
     await page.goto('/department/tables/product/3');
-    const standardPrice = await page.getByTestId('product-price').textContent();
+    const standardPrice = await page
+      .getByTestId('product-detail')
+      .getByTestId('product-price')
+      .textContent();
     await page.locator('.special-link').click();
     await expect(page).toHaveURL(/\/department\/tables\/product\/special-edition-3$/);
     await expect(page.getByTestId('product-detail')).toHaveAttribute('data-edition', 'special');
     await expect(page.locator('.badge--large')).toBeVisible();
-    await expect(page.getByTestId('product-price')).not.toHaveText(standardPrice ?? '');
+    await expect(page.getByTestId('product-detail').getByTestId('product-price')).not.toHaveText(
+      standardPrice ?? '',
+    );
     await expect(page.getByTestId('product-stock')).toHaveText(/limited run/);
   });
 

@@ -174,6 +174,45 @@ test.describe('feature flags through the official provider (issue 4)', () => {
   });
 });
 
+test.describe('flag types and error codes at the provider boundary (spec §5, §8)', () => {
+  test('types normalise and a missing or mistyped flag answers its error code with the default', async ({
+    page,
+  }) => {
+    await asShopper(page, optedIn);
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('data-flags', 'ready');
+    const details = await page.evaluate(() => {
+      const client = window.showroomFlags!;
+      const pick = (d: { value: unknown; errorCode?: string; variant?: string }) => ({
+        type: typeof d.value,
+        value: d.value,
+        errorCode: d.errorCode ?? null,
+      });
+      return {
+        boolean: pick(client.getBooleanDetails('new_checkout_flow', false)),
+        string: pick(client.getStringDetails('recommendations_strategy', 'none')),
+        integer: pick(client.getNumberDetails('free_shipping_threshold_cents', -1)),
+        json: pick(client.getObjectDetails('home_hero_banner', {})),
+        missing: pick(client.getBooleanDetails('no_such_flag', true)),
+        mistyped: pick(client.getStringDetails('new_checkout_flow', 'fallback')),
+      };
+    });
+    expect(details.boolean).toEqual({ type: 'boolean', value: true, errorCode: null });
+    expect(details.string.type).toBe('string');
+    expect(['bestsellers', 'similar-materials', 'price-low']).toContain(details.string.value);
+    expect(details.integer.type).toBe('number');
+    expect([50000, 25000]).toContain(details.integer.value);
+    expect(details.json.type).toBe('object');
+    expect(details.json.value).toHaveProperty('title');
+    expect(details.missing).toEqual({ type: 'boolean', value: true, errorCode: 'FLAG_NOT_FOUND' });
+    expect(details.mistyped).toEqual({
+      type: 'string',
+      value: 'fallback',
+      errorCode: 'TYPE_MISMATCH',
+    });
+  });
+});
+
 test.describe('operating flags from the flags page', () => {
   test.describe.configure({ mode: 'serial' });
 

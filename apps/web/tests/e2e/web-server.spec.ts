@@ -61,7 +61,10 @@ test.describe('the web server on its own', () => {
     const file = path.join(dir, 'profiles.json');
     fs.writeFileSync(file, JSON.stringify(profiles));
 
-    const server = startWebServer({ PORT: String(brokenProfilePort), DEPLOYMENT_PROFILES_FILE: file });
+    const server = startWebServer({
+      PORT: String(brokenProfilePort),
+      DEPLOYMENT_PROFILES_FILE: file,
+    });
     expect(await server.exited).not.toBe(0);
     expect(server.output()).toContain(`"${key}"`);
     expect(server.output()).toContain('clientToken');

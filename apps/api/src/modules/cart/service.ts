@@ -17,20 +17,22 @@ import {
   type Edition,
   type EditionRecord,
 } from './repository.js';
+import { createFreeShippingThreshold, type FreeShippingThreshold } from './free-shipping.js';
 import type { Cart } from './schemas.js';
 
 /**
- * The pricing inputs for a session: the discount from its bound shopper, the threshold from
- * the shop's constant. The one place a feature flag will later choose the threshold.
+ * The pricing inputs for a session: the discount from its bound shopper, the threshold the
+ * flag service chose for that shopper (see free-shipping.ts; the shop's constant by default).
  */
 export function pricingOptionsFor(
   shopper: BoundShopper | null,
   country: ShippingCountry,
+  freeShippingThresholdCents: number = FREE_SHIPPING_THRESHOLD_CENTS,
 ): PricingOptions {
   return {
     country,
     discountRate: discountRateFor(shopper),
-    freeShippingThresholdCents: FREE_SHIPPING_THRESHOLD_CENTS,
+    freeShippingThresholdCents,
   };
 }
 
@@ -39,8 +41,9 @@ export function toCartView(
   lines: CartLineRecord[],
   shopper: BoundShopper | null,
   country: ShippingCountry,
+  freeShippingThresholdCents: number = FREE_SHIPPING_THRESHOLD_CENTS,
 ): Cart {
-  const options = pricingOptionsFor(shopper, country);
+  const options = pricingOptionsFor(shopper, country, freeShippingThresholdCents);
   const priced = priceCart(lines, options);
   return {
     lines: priced.lines.map((line) => ({
@@ -89,9 +92,15 @@ interface LineInput {
 
 export type CartService = ReturnType<typeof createCartService>;
 
+export interface CartServiceOptions {
+  /** Chooses the free-shipping threshold per shopper; default: the shop's constant. */
+  freeShippingThreshold?: FreeShippingThreshold;
+}
+
 /** Cart rules over the repository: stock checked on every change, lines owned by the session. */
-export function createCartService(db: Kysely<Database>) {
+export function createCartService(db: Kysely<Database>, options: CartServiceOptions = {}) {
   const repository = createCartRepository(db);
+  const freeShippingThreshold = options.freeShippingThreshold ?? createFreeShippingThreshold();
 
   const findEditionOrThrow = async (
     productId: number,
@@ -106,7 +115,11 @@ export function createCartService(db: Kysely<Database>) {
     counts: (sessionId: string) => repository.counts(sessionId),
 
     async view(session: ShopSession, country: ShippingCountry): Promise<Cart> {
-      return toCartView(await repository.listLines(session.id), session.shopper, country);
+      const [lines, thresholdCents] = await Promise.all([
+        repository.listLines(session.id),
+        freeShippingThreshold(session.shopper),
+      ]);
+      return toCartView(lines, session.shopper, country, thresholdCents);
     },
 
     async addItem(session: ShopSession, input: LineInput, now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
 import { CURRENCY, priceCart } from '../cart/pricing.js';
+import { createFreeShippingThreshold, type FreeShippingThreshold } from '../cart/free-shipping.js';
 import { createCartRepository, type CartLineRecord } from '../cart/repository.js';
 import { outOfStock, pricingOptionsFor } from '../cart/service.js';
 import { createOrdersRepository } from '../orders/repository.js';
@@ -58,6 +59,8 @@ export interface CheckoutOptions {
   gateway: PaymentGateway;
   /** Keys the idempotency fingerprints. */
   fingerprintSecret: string;
+  /** The cart's free-shipping threshold per shopper; default: the shop's constant. */
+  freeShippingThreshold?: FreeShippingThreshold;
 }
 
 /**
@@ -65,12 +68,19 @@ export interface CheckoutOptions {
  * with conditional updates, charge, store the order, its lines and the payment, empty the
  * cart. Any failure rolls all of it back, so a failed attempt changes nothing.
  */
-export function createCheckout({ db, gateway, fingerprintSecret }: CheckoutOptions) {
+export function createCheckout({
+  db,
+  gateway,
+  fingerprintSecret,
+  freeShippingThreshold = createFreeShippingThreshold(),
+}: CheckoutOptions) {
   return {
     async placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult> {
       const { session, body, idempotencyKey, now, log } = input;
       const plan = planPayment(body.payment, now);
       const fingerprint = idempotencyKey ? requestFingerprint(fingerprintSecret, body) : '';
+      // Read before the transaction: on SQLite its one connection is taken until commit.
+      const thresholdCents = await freeShippingThreshold(session.shopper);
 
       let charge: Charge | undefined;
       try {
@@ -92,7 +102,7 @@ export function createCheckout({ db, gateway, fingerprintSecret }: CheckoutOptio
           const source = await paymentSource(plan, session.id, payments);
           const priced = priceCart(
             lines,
-            pricingOptionsFor(session.shopper, body.shipping.country),
+            pricingOptionsFor(session.shopper, body.shipping.country, thresholdCents),
           );
 
           await takeStock(trx, lines);

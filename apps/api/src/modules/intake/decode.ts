@@ -92,19 +92,31 @@ export function parseNdjson(text: string): NdjsonEvent[] {
   return events;
 }
 
+/** The first schema problem of a value: the dotted path of the field and what is wrong with it. */
+export function firstSchemaProblem(
+  validator: {
+    Errors(value: unknown): Iterable<{ instancePath?: string; params?: unknown; message?: string }>;
+  },
+  value: unknown,
+): { field: string; problem: string } {
+  const [first] = validator.Errors(value);
+  const parts = (first?.instancePath ?? '').split('/').filter(Boolean);
+  const required = (first?.params as { requiredProperties?: string[] } | undefined)
+    ?.requiredProperties;
+  if (required?.[0]) parts.push(required[0]);
+  return {
+    field: parts.join('.'),
+    problem: required?.[0] ? 'is required' : (first?.message ?? 'is invalid'),
+  };
+}
+
 /** A checker for one event kind: answers the typed events or a 400 naming line and field. */
 export function createEventChecker<T extends TSchema>(schema: T, kind: string) {
   const validator = Compile(schema);
   return (events: NdjsonEvent[]) =>
     events.map(({ line, event }) => {
       if (validator.Check(event)) return event;
-      const [first] = validator.Errors(event);
-      const parts = (first?.instancePath ?? '').split('/').filter(Boolean);
-      const required = (first?.params as { requiredProperties?: string[] } | undefined)
-        ?.requiredProperties;
-      if (required?.[0]) parts.push(required[0]);
-      const field = parts.join('.');
-      const problem = required?.[0] ? 'is required' : (first?.message ?? 'is invalid');
+      const { field, problem } = firstSchemaProblem(validator, event);
       throw badRequest(
         `body.line.${line}${field ? `.${field}` : ''}`,
         `body line ${line} (${kind}): ${field || 'event'} ${problem}`,

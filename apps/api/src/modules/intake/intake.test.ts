@@ -156,21 +156,19 @@ describe('POST /intake — exposures and flag evaluations', () => {
 });
 
 describe('POST /intake — other tracks', () => {
-  it('keeps RUM events (deflated) with their type and session id, and logs with theirs', async () => {
-    const view = {
-      type: 'view',
+  it('keeps telemetry from the rum track and logs event by event, with type and session id', async () => {
+    const telemetry = {
+      type: 'telemetry',
       date: 1,
       session: { id: 'sess-1' },
-      view: { id: 'v1' },
-      _dd: { document_version: 2 },
+      telemetry: { type: 'configuration' },
     };
-    const action = { type: 'action', date: 2, session: { id: 'sess-1' } };
     const rum = await send(
       '/api/v2/rum?ddsource=browser&dd-evp-encoding=deflate',
-      zlib.deflateSync(ndjson([view, action])),
+      zlib.deflateSync(ndjson([telemetry])),
     );
     expect(rum.statusCode).toBe(202);
-    expect(rum.json()).toEqual({ track: 'rum', accepted: 2 });
+    expect(rum.json()).toEqual({ track: 'rum', accepted: 1 });
     const logs = await send(
       '/api/v2/logs?ddsource=browser',
       ndjson([{ message: 'hi', status: 'info', session_id: 'sess-2' }]),
@@ -185,11 +183,10 @@ describe('POST /intake — other tracks', () => {
     expect(
       rows.map(({ track, event_type, session_id }) => ({ track, event_type, session_id })),
     ).toEqual([
-      { track: 'rum', event_type: 'view', session_id: 'sess-1' },
-      { track: 'rum', event_type: 'action', session_id: 'sess-1' },
+      { track: 'rum', event_type: 'telemetry', session_id: 'sess-1' },
       { track: 'logs', event_type: null, session_id: 'sess-2' },
     ]);
-    expect(JSON.parse(rows[0]?.payload ?? '')).toEqual(view);
+    expect(JSON.parse(rows[0]?.payload ?? '')).toEqual(telemetry);
     expect(Number(rows[0]?.received_at)).toBe(RECEIVED_AT);
   });
 });

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { extractParentTrace, traceLogBindings, type ParentTrace } from './trace-context.js';
+
+/** The server span of one request. */
+export interface RequestSpan {
+  traceId: string;
+  spanId: string;
+  end(result: { statusCode: number; route: string | undefined }): void;
+}
+
+/**
+ * Starts a request's server span under the browser's trace (or a new trace). The default one
+ * only mints ids so logs correlate; `createOtlpTracer` also exports the spans.
+ */
+export interface RequestTracer {
+  startSpan(request: { method: string; url: string }, parent: ParentTrace | null): RequestSpan;
+  shutdown(): Promise<void>;
+}
+
+export const idOnlyTracer: RequestTracer = {
+  startSpan: (_request, parent) => ({
+    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
+    spanId: randomBytes(8).toString('hex'),
+    end: () => {},
+  }),
+  shutdown: () => Promise.resolve(),
+};
+
+export interface RequestTrace {
+  parent: ParentTrace | null;
+  span: RequestSpan;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The trace this request belongs to (set before any hook runs). */
+    trace: RequestTrace | null;
+  }
+}
+
+const traces = new WeakMap<IncomingMessage, RequestTrace>();
+
+/**
+ * Fastify's `childLoggerFactory`: reads the request's trace headers when Fastify creates the
+ * request's logger — before its first log line ("incoming request") — and binds `trace_id`,
+ * `span_id` and Datadog's `dd.trace_id` / `dd.span_id` to every line the request logs.
+ */
+export function tracingChildLoggerFactory(
+  tracer: RequestTracer,
+): NonNullable<FastifyServerOptions['childLoggerFactory']> {
+  return function childLoggerFactory(logger, bindings, options, rawRequest) {
+    const request = rawRequest as IncomingMessage;
+    let trace: RequestTrace | undefined;
+    try {
+      const parent = extractParentTrace(request.headers);
+      const span = tracer.startSpan(
+        { method: request.method ?? 'GET', url: (request.url ?? '/').split('?')[0] ?? '/' },
+        parent,
+      );
+      trace = { parent, span };
+      traces.set(request, trace);
+    } catch (err) {
+      logger.warn({ err }, 'could not start the request span');
+    }
+    return logger.child(
+      trace
+        ? { ...bindings, ...traceLogBindings(trace.span.traceId, trace.span.spanId) }
+        : bindings,
+      options,
+    );
+  };
+}
+
+/** Hands each request its trace (onRequest) and ends its span with the outcome (onResponse). */
+export function registerRequestTracing(app: FastifyInstance): void {
+  app.decorateRequest('trace', null);
+  app.addHook('onRequest', async (request) => {
+    request.trace = traces.get(request.raw) ?? null;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.trace?.span.end({ statusCode: reply.statusCode, route: request.routeOptions.url });
+  });
+}

@@ -1,0 +1,43 @@
+import { evaluateFlag, type EvaluationLogger } from './flagging-core.js';
+import type { FlagsRepository } from './repository.js';
+import { valueMatchesType } from './ufc.js';
+
+/** Who a flag is evaluated for: the targeting key and typed attributes (not wire strings). */
+export interface FlagSubject {
+  targetingKey: string;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * One flag's value for one subject, as the flag service would precompute it; `undefined` when
+ * the flag does not exist, assigns nothing to the subject, serves a value of the wrong type or
+ * cannot be evaluated. Callers choose their own default for `undefined`.
+ */
+export type EvaluateFlagValue = (key: string, subject: FlagSubject) => Promise<unknown>;
+
+const silent: EvaluationLogger = { error() {}, warn() {}, info() {}, debug() {} };
+
+/**
+ * Server-side evaluation for other modules (plain function calls, no HTTP): reads the stored
+ * flag, so an operator's change applies to the next evaluation on every replica.
+ */
+export function createFlagEvaluator(
+  flags: Pick<FlagsRepository, 'findFlag'>,
+  now: () => number = Date.now,
+): EvaluateFlagValue {
+  return async (key, subject) => {
+    const stored = await flags.findFlag(key);
+    if (!stored) return undefined;
+    // As precompute: rules may target the subject key as `id`.
+    const attributes = { id: subject.targetingKey, ...subject.attributes };
+    let resolution;
+    try {
+      resolution = evaluateFlag(stored.flag, subject.targetingKey, attributes, silent, now());
+    } catch {
+      return undefined;
+    }
+    if (!resolution?.variant) return undefined;
+    if (!valueMatchesType(resolution.value, stored.flag.variationType)) return undefined;
+    return resolution.value;
+  };
+}

@@ -1,0 +1,212 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { RumRows, RumSessionRow } from './rum-events.js';
+
+/** Rows per INSERT: keeps PostgreSQL under its 65,535 bind parameters for any batch size. */
+const INSERT_CHUNK = 200;
+
+export type MonitoringStore = ReturnType<typeof createMonitoringStore>;
+
+/** A replay segment's place in the store: one `replay` event and the session's replay mark. */
+export interface ReplaySegmentRow {
+  sessionId: string;
+  viewId: string;
+  applicationId: string | null;
+  indexInView: number;
+  start: number;
+  end: number;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Writes what the intake decoded into the rum_* tables. Every write is an upsert that keeps the
+ * newest knowledge (highest view version, widest session time range, latest shopper), so
+ * batches may arrive in any order, twice, or on different replicas at once. Rows are written
+ * in key order inside one transaction, so concurrent batches lock in the same order.
+ */
+export function createMonitoringStore(db: Kysely<Database>) {
+  return {
+    /** One rum-track batch, stored whole or not at all; `other` events (telemetry…) go to intake_events. */
+    async storeRumBatch(
+      rows: RumRows,
+      other: { track: string; events: Record<string, unknown>[] },
+      receivedAt: number,
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        for (const session of rows.sessions) await upsertSession(trx, session);
+        for (const view of rows.views) {
+          await trx
+            .insertInto('rum_views')
+            .values(view)
+            .onConflict((oc) =>
+              oc
+                .column('id')
+                .doUpdateSet((eb) => ({
+                  document_version: eb.ref('excluded.document_version'),
+                  date: eb.ref('excluded.date'),
+                  url: eb.ref('excluded.url'),
+                  name: eb.ref('excluded.name'),
+                  loading_time: eb.ref('excluded.loading_time'),
+                  first_contentful_paint: eb.ref('excluded.first_contentful_paint'),
+                  largest_contentful_paint: eb.ref('excluded.largest_contentful_paint'),
+                  interaction_to_next_paint: eb.ref('excluded.interaction_to_next_paint'),
+                  cumulative_layout_shift: eb.ref('excluded.cumulative_layout_shift'),
+                  time_spent: eb.ref('excluded.time_spent'),
+                  action_count: eb.ref('excluded.action_count'),
+                  error_count: eb.ref('excluded.error_count'),
+                  usr_id: eb.fn.coalesce('excluded.usr_id', 'rum_views.usr_id'),
+                  feature_flags: eb.fn.coalesce(
+                    'excluded.feature_flags',
+                    'rum_views.feature_flags',
+                  ),
+                  payload: eb.ref('excluded.payload'),
+                  received_at: eb.ref('excluded.received_at'),
+                }))
+                .whereRef('excluded.document_version', '>', 'rum_views.document_version'),
+            )
+            .execute();
+        }
+        for (let i = 0; i < rows.events.length; i += INSERT_CHUNK) {
+          await trx
+            .insertInto('rum_events')
+            .values(rows.events.slice(i, i + INSERT_CHUNK))
+            .onConflict((oc) => oc.column('event_key').doNothing())
+            .execute();
+        }
+        for (const flag of rows.flags) {
+          await trx
+            .insertInto('rum_session_flags')
+            .values(flag)
+            .onConflict((oc) =>
+              oc.columns(['session_id', 'flag_key', 'variant']).doUpdateSet((eb) => ({
+                first_seen: eb
+                  .case()
+                  .when('excluded.first_seen', '<', eb.ref('rum_session_flags.first_seen'))
+                  .then(eb.ref('excluded.first_seen'))
+                  .else(eb.ref('rum_session_flags.first_seen'))
+                  .end(),
+                last_seen: eb
+                  .case()
+                  .when('excluded.last_seen', '>', eb.ref('rum_session_flags.last_seen'))
+                  .then(eb.ref('excluded.last_seen'))
+                  .else(eb.ref('rum_session_flags.last_seen'))
+                  .end(),
+              })),
+            )
+            .execute();
+        }
+        const generic = other.events.map((event) => ({
+          track: other.track,
+          event_type: typeof event.type === 'string' ? event.type : null,
+          session_id: sessionIdOf(event),
+          payload: JSON.stringify(event),
+          received_at: receivedAt,
+        }));
+        for (let i = 0; i < generic.length; i += INSERT_CHUNK) {
+          await trx
+            .insertInto('intake_events')
+            .values(generic.slice(i, i + INSERT_CHUNK))
+            .execute();
+        }
+      });
+    },
+
+    /** A decoded replay segment: marks the session as replayed and keeps the segment's metadata. */
+    async storeReplaySegment(segment: ReplaySegmentRow, receivedAt: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await upsertSession(trx, {
+          id: segment.sessionId,
+          application_id: segment.applicationId,
+          first_seen: segment.start,
+          last_seen: segment.end,
+          usr_id: null,
+          usr_name: null,
+          usr_email: null,
+          usr_team: null,
+          service: null,
+          version: null,
+          has_replay: 1,
+          received_at: receivedAt,
+        });
+        await trx
+          .insertInto('rum_events')
+          .values({
+            event_key: `replay:${segment.viewId}:${segment.indexInView}`,
+            session_id: segment.sessionId,
+            view_id: segment.viewId,
+            event_type: 'replay',
+            date: segment.start,
+            name: null,
+            usr_id: null,
+            feature_flags: null,
+            payload: JSON.stringify(segment.payload),
+            received_at: receivedAt,
+          })
+          .onConflict((oc) => oc.column('event_key').doNothing())
+          .execute();
+      });
+    },
+  };
+}
+
+/** Widens the session's time range; a batch that knows the user replaces what was stored. */
+async function upsertSession(trx: Transaction<Database>, session: RumSessionRow): Promise<void> {
+  await trx
+    .insertInto('rum_sessions')
+    .values(session)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => {
+        const known = eb.or([
+          eb('excluded.usr_id', 'is not', null),
+          eb('excluded.usr_name', 'is not', null),
+          eb('excluded.usr_email', 'is not', null),
+        ]);
+        const latest = <C extends 'usr_id' | 'usr_name' | 'usr_email' | 'usr_team'>(column: C) =>
+          eb
+            .case()
+            .when(known)
+            .then(eb.ref(`excluded.${column}`))
+            .else(eb.ref(`rum_sessions.${column}`))
+            .end();
+        return {
+          application_id: eb.fn.coalesce('rum_sessions.application_id', 'excluded.application_id'),
+          first_seen: eb
+            .case()
+            .when('excluded.first_seen', '<', eb.ref('rum_sessions.first_seen'))
+            .then(eb.ref('excluded.first_seen'))
+            .else(eb.ref('rum_sessions.first_seen'))
+            .end(),
+          last_seen: eb
+            .case()
+            .when('excluded.last_seen', '>', eb.ref('rum_sessions.last_seen'))
+            .then(eb.ref('excluded.last_seen'))
+            .else(eb.ref('rum_sessions.last_seen'))
+            .end(),
+          usr_id: latest('usr_id'),
+          usr_name: latest('usr_name'),
+          usr_email: latest('usr_email'),
+          usr_team: latest('usr_team'),
+          service: eb.fn.coalesce('excluded.service', 'rum_sessions.service'),
+          version: eb.fn.coalesce('excluded.version', 'rum_sessions.version'),
+          has_replay: eb
+            .case()
+            .when('excluded.has_replay', '=', 1)
+            .then(eb.lit(1))
+            .else(eb.ref('rum_sessions.has_replay'))
+            .end(),
+          received_at: eb.ref('excluded.received_at'),
+        };
+      }),
+    )
+    .execute();
+}
+
+/** RUM events carry `session.id`; logs carry `session_id`. */
+function sessionIdOf(event: Record<string, unknown>): string | null {
+  const session = event.session;
+  if (typeof session === 'object' && session !== null) {
+    const id = (session as { id?: unknown }).id;
+    if (typeof id === 'string') return id;
+  }
+  return typeof event.session_id === 'string' ? event.session_id : null;
+}

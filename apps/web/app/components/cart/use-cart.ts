@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from 'react';
+import { cartStore, useCartSnapshot } from '../../lib/cart-store';
+import { useShopClient } from '../../lib/shop-session';
+import type { Cart } from '../../lib/shop-types';
+
+export interface CartPageState {
+  cart: Cart | null;
+  /** Loading the cart failed: what to tell the shopper. */
+  loadError: string | null;
+  /** A change is on its way: the controls wait for the api's answer. */
+  busy: boolean;
+  /** Errors of a change, by cart line id (the api's OUT_OF_STOCK message, for one). */
+  lineErrors: Partial<Record<string, string>>;
+  country: string;
+  setCountry(country: string): void;
+  setQuantity(lineId: string, quantity: number): void;
+  remove(lineId: string): void;
+  reload(): void;
+}
+
+const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : 'Something went wrong; please try again.';
+
+/**
+ * The cart page's data: the session's cart priced by the api for the chosen shipping country.
+ * Loaded in the browser once start-up has bound the session to the shopper, so the discount
+ * and the threshold are the shopper's.
+ */
+export function useCart(): CartPageState {
+  const client = useShopClient();
+  const { country } = useCartSnapshot();
+  const [cart, setCart] = useState<Cart | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [lineErrors, setLineErrors] = useState<Partial<Record<string, string>>>({});
+  const [revision, setRevision] = useState(0);
+
+  useEffect(() => {
+    if (!client) return;
+    let active = true;
+    client.getCart(country).then(
+      (answer) => {
+        if (!active) return;
+        setCart(answer);
+        setLoadError(null);
+      },
+      (error: unknown) => {
+        if (active) setLoadError(messageOf(error));
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [client, country, revision]);
+
+  const change = useCallback((lineId: string, send: () => Promise<Cart>) => {
+    setBusy(true);
+    send()
+      .then(
+        (answer) => {
+          setCart(answer);
+          setLineErrors({});
+        },
+        (error: unknown) => setLineErrors({ [lineId]: messageOf(error) }),
+      )
+      .finally(() => setBusy(false));
+  }, []);
+
+  return {
+    cart,
+    loadError,
+    busy,
+    lineErrors,
+    country,
+    setCountry: (next) => cartStore.setCountry(next),
+    setQuantity: (lineId, quantity) => {
+      if (client) change(lineId, () => client.setQuantity(lineId, quantity, country));
+    },
+    remove: (lineId) => {
+      if (client) change(lineId, () => client.removeItem(lineId, country));
+    },
+    reload: () => setRevision((value) => value + 1),
+  };
+}

@@ -1,0 +1,147 @@
+import { useReducer } from 'react';
+import {
+  INITIAL_STEP_STATE,
+  STEP_LABELS,
+  checkoutStepReducer,
+  type CheckoutStep,
+  type PayButton,
+} from '../../checkout/checkout-steps';
+import type { PaymentMethod } from '../../lib/shop-types';
+import { AddressForm } from './address-form';
+import { FormAlert } from './form-alert';
+import { PaymentSection } from './payment-section';
+import { ReviewDetails } from './review-details';
+import { StepIndicator } from './step-indicator';
+import type { CheckoutForm } from './use-checkout-form';
+
+/**
+ * The classic multi-step checkout: 1 shipping address → 2 payment → 3 review & place order.
+ * An api error about a field takes the shopper back to that field's step.
+ */
+export function ClassicCheckout({
+  form,
+  country,
+  countryFirst,
+  savedCards,
+  payButton,
+  onCountry,
+}: {
+  form: CheckoutForm;
+  country: string;
+  countryFirst: boolean;
+  savedCards: PaymentMethod[] | null;
+  payButton: PayButton;
+  onCountry(country: string): void;
+}) {
+  const [state, dispatch] = useReducer(checkoutStepReducer, INITIAL_STEP_STATE);
+  const { placing } = form;
+
+  const next = (step: CheckoutStep) => {
+    if (form.checkStep(step)) dispatch({ type: 'next' });
+  };
+  const place = async () => {
+    const failedAt = await form.placeOrder();
+    if (failedAt) dispatch({ type: 'show-error', step: failedAt });
+  };
+  const formError = form.formError?.step === state.step ? form.formError : null;
+
+  return (
+    <div className="checkout-flow checkout-flow--classic" data-testid="checkout-classic">
+      <StepIndicator
+        state={state}
+        disabled={placing}
+        onGoto={(step) => dispatch({ type: 'goto', step })}
+      />
+      <section className="checkout-step" aria-labelledby="checkout-step-heading">
+        <h2 id="checkout-step-heading">{STEP_LABELS[state.step]}</h2>
+        <FormAlert error={formError} />
+        {state.step === 'shipping' ? (
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              next('shipping');
+            }}
+          >
+            <AddressForm
+              address={form.address}
+              country={country}
+              countryFirst={countryFirst}
+              errors={form.errors}
+              disabled={placing}
+              onField={form.setAddressField}
+              onCountry={onCountry}
+            />
+            <div className="checkout-actions">
+              <button type="submit" className="button button--primary">
+                Continue to payment
+              </button>
+            </div>
+          </form>
+        ) : null}
+        {state.step === 'payment' ? (
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (!payButton.oneClick) next('payment');
+              else if (form.checkStep('payment')) void place();
+            }}
+          >
+            <PaymentSection
+              savedCards={savedCards}
+              payment={form.payment}
+              card={form.card}
+              errors={form.errors}
+              disabled={placing}
+              onPayment={form.setPayment}
+              onCard={form.setCard}
+            />
+            <div className="checkout-actions">
+              <button type="button" className="button" onClick={() => dispatch({ type: 'back' })}>
+                Back
+              </button>
+              <button
+                type="submit"
+                className="button button--primary"
+                disabled={placing || savedCards === null}
+                data-testid={payButton.oneClick ? 'place-order' : undefined}
+              >
+                {payButton.oneClick
+                  ? placing
+                    ? 'Placing your order…'
+                    : payButton.label
+                  : 'Continue to review'}
+              </button>
+            </div>
+          </form>
+        ) : null}
+        {state.step === 'review' ? (
+          <>
+            <ReviewDetails form={form} country={country} savedCards={savedCards ?? []} />
+            <div className="checkout-actions">
+              <button
+                type="button"
+                className="button"
+                disabled={placing}
+                onClick={() => dispatch({ type: 'back' })}
+              >
+                Back
+              </button>
+              <button
+                type="button"
+                className="button button--primary"
+                data-testid="place-order"
+                disabled={placing}
+                aria-busy={placing}
+                onClick={() => void place()}
+              >
+                {placing ? 'Placing your order…' : payButton.label}
+              </button>
+            </div>
+          </>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { Link } from 'react-router';
+import { formatPrice } from '../../lib/money';
+import type { Order } from '../../lib/shop-types';
+import { useShopQuery } from '../../lib/use-shop-query';
+import { formatOrderDate } from '../orders/order-details';
+
+/** This session's orders, newest first, each linking to its order page. */
+export function OrderHistory() {
+  const orders = useShopQuery('orders', (client) => client.listOrders());
+  return (
+    <section className="profile-section" aria-labelledby="order-history-heading">
+      <h2 id="order-history-heading">Your orders</h2>
+      {orders.status === 'loading' ? <p className="muted">Loading your orders…</p> : null}
+      {orders.status === 'failed' ? (
+        <p className="notice notice--error" role="alert">
+          {orders.error instanceof Error
+            ? orders.error.message
+            : 'Your orders could not be loaded.'}
+        </p>
+      ) : null}
+      {orders.status === 'done' ? <OrderTable orders={orders.data} /> : null}
+    </section>
+  );
+}
+
+function OrderTable({ orders }: { orders: Order[] }) {
+  if (orders.length === 0) {
+    return (
+      <p className="muted" data-testid="no-orders">
+        No orders yet. <Link to="/">Find something you love.</Link>
+      </p>
+    );
+  }
+  return (
+    <table className="order-table" data-testid="order-history">
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col">Order</th>
+          <th scope="col">Items</th>
+          <th scope="col">Total</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.id} data-testid="order-row" data-order-id={order.id}>
+            <td>{formatOrderDate(order.createdAt)}</td>
+            <td>
+              <Link to={`/order/${encodeURIComponent(order.id)}`}>{order.id}</Link>
+            </td>
+            <td>{order.itemCount}</td>
+            <td>{formatPrice(order.totalCents)}</td>
+            <td>
+              <span className="status status--on">{order.status}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { brandLabel } from '../../checkout/card-form';
+import { useShopClient } from '../../lib/shop-session';
+import type { PaymentMethod } from '../../lib/shop-types';
+
+/** Saved cards with a delete button each; the api keeps only brand, last four and expiry. */
+export function SavedCardList({
+  cards,
+  onDeleted,
+}: {
+  cards: PaymentMethod[];
+  onDeleted(id: string): void;
+}) {
+  const client = useShopClient();
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const remove = async (card: PaymentMethod) => {
+    if (!client) return;
+    setDeleting(card.id);
+    setError(null);
+    try {
+      await client.deletePaymentMethod(card.id);
+      onDeleted(card.id);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The card could not be deleted.');
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  if (cards.length === 0) {
+    return (
+      <p className="muted" data-testid="no-saved-cards">
+        No saved cards.
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul className="saved-cards" data-testid="saved-card-list">
+        {cards.map((card) => (
+          <li key={card.id} className="saved-card" data-testid="saved-card">
+            <span className="saved-card__brand">{brandLabel(card.brand)}</span>
+            <span className="saved-card__number">•••• {card.last4}</span>
+            <span className="muted">
+              Expires {String(card.expMonth).padStart(2, '0')}/{card.expYear}
+            </span>
+            <button
+              type="button"
+              className="link-button"
+              disabled={deleting !== null}
+              onClick={() => void remove(card)}
+            >
+              {deleting === card.id ? 'Deleting…' : 'Delete'}
+              <span className="visually-hidden">
+                {' '}
+                {brandLabel(card.brand)} ending {card.last4}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <p className="notice notice--error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeShopper,
+  formatDuration,
+  formatFlags,
+  formatShare,
+  formatTime,
+  plural,
+  sessionLimit,
+} from './monitoring';
+
+describe('session inspector formatting', () => {
+  it('shows durations in ms below a second, in seconds above, and a dash when unmeasured', () => {
+    expect(formatDuration(820.4)).toBe('820 ms');
+    expect(formatDuration(1234.56)).toBe('1.23 s');
+    expect(formatDuration(null)).toBe('–');
+  });
+
+  it('shows shares as whole percents', () => {
+    expect(formatShare(0.2)).toBe('20 %');
+    expect(formatShare(null)).toBe('–');
+  });
+
+  it('shows every variant a session saw, flag by flag', () => {
+    expect(formatFlags({ instant_pay: ['a', 'b'], show_loaf: ['off'] })).toBe(
+      'instant_pay: a, b · show_loaf: off',
+    );
+    expect(formatFlags({})).toBe('–');
+  });
+
+  it('names the shopper: sample shopper with id, placeholder by name, or anonymous', () => {
+    expect(describeShopper({ id: 'a1b2c3d4', name: 'ada.lovelace', team: 'engineering' })).toBe(
+      'ada.lovelace · engineering (a1b2c3d4)',
+    );
+    expect(describeShopper({ id: null, name: 'John Doe', team: null })).toBe('John Doe');
+    expect(describeShopper(null)).toBe('anonymous');
+  });
+
+  it('reads ?limit= from 1 to 500, else lists 50', () => {
+    expect(sessionLimit('200')).toBe(200);
+    expect([null, '', '0', '501', '2.5', 'all'].map(sessionLimit)).toEqual([
+      50, 50, 50, 50, 50, 50,
+    ]);
+  });
+
+  it('formats UTC times and counts', () => {
+    expect(formatTime(Date.UTC(2026, 0, 15, 9, 5, 7))).toBe('09:05:07');
+    expect(plural(1, 'session')).toBe('1 session');
+    expect(plural(3, 'session')).toBe('3 sessions');
+  });
+});

@@ -1,0 +1,123 @@
+// The session inspector's view of the api's /monitoring routes (the api's OpenAPI document at
+// /docs is the contract; these are the fields the pages read), and how the pages format them.
+
+export interface Shopper {
+  /** null for the placeholder identity (isJohnDoe): a name and e-mail only. */
+  id: string | null;
+  name: string | null;
+  team: string | null;
+}
+
+export interface SessionSummary {
+  id: string;
+  firstSeen: number;
+  lastSeen: number;
+  shopper: Shopper | null;
+  anonymous: boolean;
+  flags: Record<string, string[]>;
+  viewCount: number;
+  actionCount: number;
+  errorCount: number;
+  lcpMs: number | null;
+  hasReplay: boolean;
+  service: string | null;
+  version: string | null;
+}
+
+export type TimelineKind = 'view' | 'action' | 'error' | 'vital' | 'long_task' | 'flag';
+
+export interface TimelineEntry {
+  kind: TimelineKind;
+  date: number;
+  viewId: string | null;
+  title: string;
+  usrId: string | null;
+  featureFlags: Record<string, unknown> | null;
+  detail: Record<string, string | number | boolean | null>;
+}
+
+export interface SessionView {
+  id: string;
+  date: number;
+  url: string | null;
+  name: string | null;
+  documentVersion: number;
+  loadingTimeMs: number | null;
+  fcpMs: number | null;
+  lcpMs: number | null;
+  inpMs: number | null;
+  cls: number | null;
+  timeSpentMs: number | null;
+  actionCount: number;
+  errorCount: number;
+  featureFlags: Record<string, unknown>;
+}
+
+export interface SessionDetail {
+  session: SessionSummary;
+  views: SessionView[];
+  timeline: TimelineEntry[];
+}
+
+export interface MonitoringStats {
+  generatedAt: number;
+  sessions: { total: number; anonymous: number };
+  flags: { key: string; variants: { variant: string; sessions: number }[] }[];
+  instantPay: {
+    variant: string;
+    sessions: number;
+    orderedSessions: number;
+    conversion: number | null;
+    shopOrders: number;
+  }[];
+}
+
+/** How many sessions the inspector lists, unless `?limit=` (1–500) says otherwise. */
+export const INSPECTOR_SESSION_LIMIT = 50;
+const INSPECTOR_SESSION_MAX = 500;
+
+/** The `?limit=` of the inspector page: a whole number from 1 to 500, else the default. */
+export function sessionLimit(raw: string | null): number {
+  const limit = Number(raw);
+  return raw !== null && Number.isInteger(limit) && limit >= 1 && limit <= INSPECTOR_SESSION_MAX
+    ? limit
+    : INSPECTOR_SESSION_LIMIT;
+}
+/** How often the inspector refreshes its live counts from the api. */
+export const LIVE_REFRESH_MS = 5000;
+
+/** `820 ms`, `1.23 s`, or an en dash when not measured. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** `42 %`, or an en dash without a denominator. */
+export function formatShare(share: number | null): string {
+  return share === null ? '–' : `${Math.round(share * 100)} %`;
+}
+
+/** A UTC time of day with seconds: the inspector compares events of one session. */
+export function formatTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(11, 19);
+}
+
+/** `instant_pay: b · show_payments: true, false`. */
+export function formatFlags(flags: Record<string, string[]>): string {
+  const entries = Object.entries(flags);
+  if (entries.length === 0) return '–';
+  return entries.map(([key, variants]) => `${key}: ${variants.join(', ')}`).join(' · ');
+}
+
+/** The shopper as the pages show it: `ada.lovelace · engineering (a1b2c3d4)`. */
+export function describeShopper(shopper: Shopper | null): string {
+  if (!shopper) return 'anonymous';
+  const who = [shopper.name ?? shopper.id, shopper.team].filter(Boolean).join(' · ');
+  return shopper.id !== null && shopper.name !== null ? `${who} (${shopper.id})` : who;
+}
+
+/** `1 session`, `3 sessions`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createCartStore } from './cart-store';
+import { ShopApiError, type ShopApi } from './shop-api';
+import { createShopClient } from './shop-session';
+import type { Cart, SessionView } from './shop-types';
+
+const session = (shopperId: string | null, itemCount = 0): SessionView => ({
+  shopper:
+    shopperId === null
+      ? null
+      : {
+          id: shopperId,
+          list: 'standard',
+          name: 'Ada',
+          email: 'ada@example.com',
+          team: 'sales',
+          useDiscount: false,
+          useNewCheckoutFlow: false,
+        },
+  discountRate: 0,
+  cart: { itemCount, lineCount: itemCount > 0 ? 1 : 0 },
+});
+
+const cart = (itemCount: number) => ({ lines: [], itemCount }) as unknown as Cart;
+
+function fakeApi(options: { stored?: string | null; bindFails?: number } = {}) {
+  const calls: string[] = [];
+  let bound = options.stored ?? null;
+  const api = {
+    getSession: () => {
+      calls.push('GET /session');
+      return Promise.resolve(session(bound, 3));
+    },
+    bindShopper: (id: string) => {
+      calls.push(`PUT /session/shopper ${id}`);
+      if (options.bindFails) {
+        return Promise.reject(
+          new ShopApiError(options.bindFails, { code: 'X', message: 'bind failed' }),
+        );
+      }
+      bound = id;
+      return Promise.resolve(session(id, 3));
+    },
+    addItem: () => {
+      calls.push('POST /cart/items');
+      return Promise.resolve(cart(5));
+    },
+    getCart: () => {
+      calls.push('GET /cart');
+      return Promise.resolve(cart(5));
+    },
+    placeOrder: () => {
+      calls.push('POST /checkout/orders');
+      return Promise.resolve({ id: 'ord_1' });
+    },
+  } as unknown as ShopApi;
+  return { api, calls };
+}
+
+describe('the shop client', () => {
+  it('asks for the session first, binds the shopper, then makes the call', async () => {
+    const { api, calls } = fakeApi();
+    const store = createCartStore();
+    const client = createShopClient(api, 'abc123', store);
+    await Promise.all([
+      client.addItem({ productId: 1, edition: 'standard', quantity: 1 }),
+      client.getCart(),
+    ]);
+    expect(calls.slice(0, 2)).toEqual(['GET /session', 'PUT /session/shopper abc123']);
+    expect(calls.slice(2).sort()).toEqual(['GET /cart', 'POST /cart/items']);
+    expect(store.getSnapshot().itemCount).toBe(5);
+  });
+
+  it('does not bind again a session already bound to the shopper, nor an anonymous one', async () => {
+    const bound = fakeApi({ stored: 'abc123' });
+    await createShopClient(bound.api, 'abc123', createCartStore()).ready();
+    expect(bound.calls).toEqual(['GET /session']);
+    const anonymous = fakeApi();
+    await createShopClient(anonymous.api, null, createCartStore()).ready();
+    expect(anonymous.calls).toEqual(['GET /session']);
+  });
+
+  it('takes the cart count from the session and empties it after an order', async () => {
+    const store = createCartStore();
+    const client = createShopClient(fakeApi().api, null, store);
+    await client.ready();
+    expect(store.getSnapshot().itemCount).toBe(3);
+    await client.placeOrder({} as never, { idempotencyKey: 'k' });
+    expect(store.getSnapshot().itemCount).toBe(0);
+  });
+
+  it('shops anonymously when the api does not know the shopper', async () => {
+    const warnings: string[] = [];
+    const { api } = fakeApi({ bindFails: 404 });
+    const client = createShopClient(api, 'nobody', createCartStore(), (message) =>
+      warnings.push(message),
+    );
+    await expect(client.ready()).resolves.toMatchObject({ shopper: null });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('retries opening the session after a failure', async () => {
+    const { api, calls } = fakeApi({ bindFails: 500 });
+    const client = createShopClient(api, 'abc123', createCartStore());
+    await expect(client.ready()).rejects.toThrow('bind failed');
+    await expect(client.ready()).rejects.toThrow('bind failed');
+    expect(calls.filter((call) => call === 'GET /session')).toHaveLength(2);
+  });
+});
+
+describe('the cart store', () => {
+  it('tells its listeners about changes only', () => {
+    const store = createCartStore();
+    let heard = 0;
+    const stop = store.subscribe(() => (heard += 1));
+    store.setItemCount(2);
+    store.setItemCount(2);
+    store.setCountry('JP');
+    stop();
+    store.setItemCount(4);
+    expect(heard).toBe(2);
+    expect(store.getSnapshot()).toEqual({ itemCount: 4, country: 'JP' });
+  });
+});

@@ -1,0 +1,79 @@
+// Custom monitoring events of the shop: one helper, so every key step is named the same way
+// everywhere and a missing or failing monitoring SDK (ad blocker, webview) never breaks the shop.
+import { useEffect, useRef } from 'react';
+
+/**
+ * The shop's key steps, sent as custom actions with their amount (`amountContext`): the cart's
+ * total for adding to the cart and beginning checkout, the order's total for placing it. The
+ * api's session inspector counts `placeOrder` as a conversion
+ * (apps/api/src/modules/monitoring/schemas.ts PLACE_ORDER_ACTION).
+ */
+export const SHOP_ACTIONS = {
+  addToCart: 'add to cart',
+  beginCheckout: 'begin checkout',
+  placeOrder: 'place order',
+  loyaltySignUp: 'loyalty sign-up',
+} as const;
+
+/** Flat attributes of an action or error; `undefined` entries are left out. */
+export type MonitoringContext = Record<string, string | number | boolean | null | undefined>;
+
+/** What records actions and errors; `window.DD_RUM` once the SDK runs. */
+export interface MonitoringSink {
+  addAction(name: string, context?: object): void;
+  addError(error: unknown, context?: object): void;
+}
+
+function currentSink(): MonitoringSink | undefined {
+  return typeof window === 'undefined' ? undefined : window.DD_RUM;
+}
+
+function compact(context: MonitoringContext): Record<string, string | number | boolean | null> {
+  const result: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(context)) if (value !== undefined) result[key] = value;
+  return result;
+}
+
+/**
+ * An amount as the actions carry it: integer cents (what the api answers), the same amount in
+ * currency units (a measure the monitoring UI can sum), and the currency.
+ */
+export function amountContext(cents: number, currency: string): MonitoringContext {
+  return { amount: cents / 100, amount_cents: cents, currency };
+}
+
+/** Sends a custom action (`DD_RUM.addAction`); does nothing when monitoring is not running. */
+export function trackAction(
+  name: string,
+  context: MonitoringContext = {},
+  sink: MonitoringSink | undefined = currentSink(),
+): void {
+  try {
+    sink?.addAction(name, compact(context));
+  } catch {
+    // Monitoring is an observer: its failure must not fail the shopper's step.
+  }
+}
+
+/** Reports a handled error (`DD_RUM.addError`); does nothing when monitoring is not running. */
+export function trackError(
+  error: unknown,
+  context: MonitoringContext = {},
+  sink: MonitoringSink | undefined = currentSink(),
+): void {
+  try {
+    sink?.addError(error, compact(context));
+  } catch {
+    // As above.
+  }
+}
+
+/** Sends an action once per mounted component (a step reached, e.g. the checkout shown). */
+export function useTrackActionOnce(name: string, context: MonitoringContext = {}): void {
+  const sent = useRef(false);
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    trackAction(name, context);
+  });
+}

@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from './fixtures';
+import { API_URL } from './shop-helpers';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+/** What the tests read of the api's session inspector answer (apps/api monitoring schemas). */
+export interface InspectedEntry {
+  kind: string;
+  title: string;
+  viewId: string | null;
+  usrId: string | null;
+  featureFlags: Record<string, unknown> | null;
+  detail: Record<string, string | number | boolean | null>;
+}
+
+export interface InspectedSession {
+  session: {
+    id: string;
+    shopper: { id: string | null; name: string | null; team: string | null } | null;
+    anonymous: boolean;
+    flags: Record<string, string[]>;
+    viewCount: number;
+  };
+  timeline: InspectedEntry[];
+}
+
+/**
+ * Keeps the page's random draws inside [0.34, 0.65]: never anonymous (under 0.2), instant_pay
+ * variant a on /cart (spec §4), yet still random, so the ids the monitoring SDK makes from
+ * Math.random stay unique (a fixed value would give every page the same session and view ids).
+ */
+export async function drawWithoutAnonymity(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const random = Math.random.bind(Math);
+    Math.random = () => 0.34 + 0.31 * random();
+  });
+}
+
+/** The RUM session id of the page, once the monitoring SDK has started (start-up step 5). */
+export async function rumSessionId(page: Page): Promise<string> {
+  let id: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        id = await page.evaluate(() => window.DD_RUM?.getInternalContext()?.session_id);
+        return id;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return id!;
+}
+
+/**
+ * Leaves the page as a shopper closing the tab does: `beforeunload` and `pagehide` run and the
+ * SDK flushes with `sendBeacon`. (Navigating to about:blank instead keeps the page in the
+ * back/forward cache, where the SDK's exit flush waits until the page is evicted.)
+ */
+export async function leavePage(page: Page): Promise<void> {
+  await page.close({ runBeforeUnload: true });
+}
+
+/** The session as the api's inspector answers it, or null while the api does not know it. */
+export async function inspectSession(
+  request: APIRequestContext,
+  sessionId: string,
+): Promise<InspectedSession | null> {
+  const response = await request.get(`${API_URL}/monitoring/sessions/${sessionId}`);
+  if (response.status() === 404) return null;
+  expect(response.status(), `GET /monitoring/sessions/${sessionId}`).toBe(200);
+  return (await response.json()) as InspectedSession;
+}
+
+/** The intake track of a request URL (`/intake?ddforward=/api/v2/rum?…` → `rum`), or null. */
+export function intakeTrack(url: string): string | null {
+  const forward = new URL(url).searchParams.get('ddforward');
+  return forward?.match(/^\/api\/v2\/([a-z-]+)/)?.[1] ?? null;
+}
+
+/** Sample shopper ids (data/shoppers/*.json) plus the fixed demo user (rumdev). */
+export function sampleShopperIds(): Set<string> {
+  const folder = path.join(REPO_ROOT, 'data/shoppers');
+  const ids = new Set<string>(['dec0de01']);
+  for (const file of fs.readdirSync(folder).filter((name) => name.endsWith('.json'))) {
+    const list = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as { id: string }[];
+    for (const shopper of list) ids.add(shopper.id);
+  }
+  return ids;
+}
+
+export interface SecondApi {
+  url: string;
+  /** Every JSON log line it printed so far. */
+  logLines(): Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A second api process (the built one) on its own port and data folder, logging at info, so a
+ * test can read its log lines: the e2e web server's own api logs at warn into Playwright's
+ * output, which tests cannot read.
+ */
+export async function startSecondApi(port: number, webOrigin: string): Promise<SecondApi> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-e2e-api-'));
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'apps/api/dist/server.js')], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      CORS_ORIGINS: webOrigin,
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await expect
+    .poll(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`second api exited:\n${output}`);
+        return fetch(`${url}/health`).then(
+          (response) => response.status,
+          () => 0,
+        );
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(200);
+  return {
+    url,
+    logLines: () =>
+      output.split('\n').flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return []; // not JSON, or the last line still being written
+        }
+      }),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
