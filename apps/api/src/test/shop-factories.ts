@@ -1,12 +1,42 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
+import { buildApp, type AppOptions } from '../app.js';
+import type { DatabaseHandle } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { seedCatalog } from '../modules/catalog/seed.js';
 import { SESSION_COOKIE } from '../modules/session/require-session.js';
 import {
   createShopperDirectory,
   type SampleShopper,
   type ShopperDirectory,
 } from '../modules/session/shoppers.js';
+import { createCatalogSeed } from './factories.js';
+import { createTestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  /** Closes the app, then removes the test database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The api over a fresh test database (see createTestDatabase) seeded with createCatalogSeed(),
+ * for one test file's beforeAll; `options` go to buildApp as given.
+ */
+export async function createTestApp(options: Omit<AppOptions, 'database'> = {}): Promise<TestApp> {
+  const testDb = await createTestDatabase();
+  await seedCatalog(testDb.database.db, createCatalogSeed());
+  const app = await buildApp({ ...options, database: testDb.database });
+  return {
+    app,
+    database: testDb.database,
+    async close() {
+      await app.close();
+      await testDb.destroy();
+    },
+  };
+}
 
 /**
  * A browser stand-in: keeps the session cookie the api sets and sends it back, the way a

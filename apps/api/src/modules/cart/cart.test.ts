@@ -1,41 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createCatalogSeed } from '../../test/factories.js';
 import {
   createShopperAgent,
+  createTestApp,
   createTestShopperDirectory,
   setStock,
   type ShopperAgent,
+  type TestApp,
 } from '../../test/shop-factories.js';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { seedCatalog } from '../catalog/seed.js';
 import { FREE_SHIPPING_THRESHOLD_CENTS, SHIPPING_RATES_CENTS } from './pricing.js';
 import type { Cart } from './schemas.js';
 
-let testDb: TestDatabase;
+let database: TestApp['database'];
+let close: TestApp['close'];
 let app: FastifyInstance;
 let browser: ShopperAgent;
 
 // Catalog factory: product 1 "Birch Desk" 300.00 (special 200.01, 3 in stock), 3 "Cedar Console" 100.00.
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await seedCatalog(testDb.database.db, createCatalogSeed());
-  app = await buildApp({
-    database: testDb.database,
+  ({ app, database, close } = await createTestApp({
     shopperDirectory: createTestShopperDirectory(),
-  });
+  }));
 });
 
-afterAll(async () => {
-  await app.close();
-  await testDb.destroy();
-});
+afterAll(() => close());
 
 beforeEach(async () => {
   browser = createShopperAgent(app);
-  await setStock(testDb.database.db, 1, 'standard', 10);
-  await setStock(testDb.database.db, 1, 'special', 3);
+  await setStock(database.db, 1, 'standard', 10);
+  await setStock(database.db, 1, 'special', 3);
 });
 
 const cartOf = (res: { json(): unknown }) => res.json() as Cart;
@@ -126,7 +119,7 @@ describe('POST /cart/items', () => {
   });
 
   it('says a sold-out edition is out of stock', async () => {
-    await setStock(testDb.database.db, 1, 'special', 0);
+    await setStock(database.db, 1, 'special', 0);
     const res = await browser.post('/cart/items', { productId: 1, edition: 'special' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
@@ -257,12 +250,12 @@ describe('GET /cart pricing', () => {
 
   it('prices from the current price and flags lines the stock no longer covers', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard', quantity: 2 });
-    await testDb.database.db
+    await database.db
       .updateTable('products')
       .set({ price_cents: 12_345 })
       .where('id', '=', 3)
       .execute();
-    await setStock(testDb.database.db, 3, 'standard', 1);
+    await setStock(database.db, 3, 'standard', 1);
     try {
       const cart = cartOf(await browser.get('/cart'));
       expect(cart.lines[0]).toMatchObject({
@@ -271,12 +264,12 @@ describe('GET /cart pricing', () => {
         inStock: false,
       });
     } finally {
-      await testDb.database.db
+      await database.db
         .updateTable('products')
         .set({ price_cents: 10_000 })
         .where('id', '=', 3)
         .execute();
-      await setStock(testDb.database.db, 3, 'standard', 10);
+      await setStock(database.db, 3, 'standard', 10);
     }
   });
 });
@@ -298,7 +291,7 @@ describe('POST /cart/buy-now', () => {
 
   it('checks stock and leaves the cart alone when it fails', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard' });
-    await setStock(testDb.database.db, 1, 'special', 0);
+    await setStock(database.db, 1, 'special', 0);
     const res = await browser.post('/cart/buy-now', { productId: 1, edition: 'special' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: { code: 'OUT_OF_STOCK' } });

@@ -1,47 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createCatalogSeed } from '../../test/factories.js';
 import {
   countRows,
   createCardPayment,
   createOrderRequest,
   createShippingAddress,
   createShopperAgent,
+  createTestApp,
   createTestShopperDirectory,
   futureExpiry,
   getStock,
   setStock,
   type ShopperAgent,
+  type TestApp,
 } from '../../test/shop-factories.js';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { seedCatalog } from '../catalog/seed.js';
 import { SHIPPING_RATES_CENTS } from '../cart/pricing.js';
 import type { Order } from '../orders/schemas.js';
 import { TEST_CARDS } from '../payments/gateway.js';
 
-let testDb: TestDatabase;
+let database: TestApp['database'];
+let close: TestApp['close'];
 let app: FastifyInstance;
 let browser: ShopperAgent;
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await seedCatalog(testDb.database.db, createCatalogSeed());
-  app = await buildApp({
-    database: testDb.database,
+  ({ app, database, close } = await createTestApp({
     shopperDirectory: createTestShopperDirectory(),
-  });
+  }));
 });
 
-afterAll(async () => {
-  await app.close();
-  await testDb.destroy();
-});
+afterAll(() => close());
 
 beforeEach(async () => {
   browser = createShopperAgent(app);
-  await setStock(testDb.database.db, 1, 'standard', 10);
-  await setStock(testDb.database.db, 1, 'special', 3);
-  await setStock(testDb.database.db, 3, 'standard', 10);
+  await setStock(database.db, 1, 'standard', 10);
+  await setStock(database.db, 1, 'special', 3);
+  await setStock(database.db, 3, 'standard', 10);
 });
 
 const placeOrder = (
@@ -52,7 +45,7 @@ const placeOrder = (
 
 /** Everything a failed order attempt must leave as it was. */
 async function snapshot(agent: ShopperAgent) {
-  const db = testDb.database.db;
+  const db = database.db;
   return {
     stock: [
       await getStock(db, 1, 'standard'),
@@ -70,7 +63,7 @@ describe('POST /checkout/orders', () => {
   it('places the order: re-priced, stock taken, card charged, cart emptied', async () => {
     await browser.post('/cart/items', { productId: 1, edition: 'standard', quantity: 2 });
     await browser.post('/cart/items', { productId: 1, edition: 'special' });
-    const paymentsBefore = await countRows(testDb.database.db, 'payments');
+    const paymentsBefore = await countRows(database.db, 'payments');
 
     const res = await placeOrder(
       browser,
@@ -117,7 +110,7 @@ describe('POST /checkout/orders', () => {
       checkoutFlow: 'single-page',
     });
 
-    const db = testDb.database.db;
+    const db = database.db;
     expect(await getStock(db, 1, 'standard')).toBe(8);
     expect(await getStock(db, 1, 'special')).toBe(2);
     expect(((await browser.get('/cart')).json() as { lines: unknown[] }).lines).toEqual([]);
@@ -138,7 +131,7 @@ describe('POST /checkout/orders', () => {
 
   it('charges the price at checkout time, not the price when the product was added', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard' });
-    await testDb.database.db
+    await database.db
       .updateTable('products')
       .set({ price_cents: 11_111 })
       .where('id', '=', 3)
@@ -150,7 +143,7 @@ describe('POST /checkout/orders', () => {
         subtotalCents: 11_111,
       });
     } finally {
-      await testDb.database.db
+      await database.db
         .updateTable('products')
         .set({ price_cents: 10_000 })
         .where('id', '=', 3)
@@ -168,7 +161,7 @@ describe('POST /checkout/orders', () => {
       totalCents: 27_000 + 2_500,
     });
     const { id } = res.json() as Order;
-    const stored = await testDb.database.db
+    const stored = await database.db
       .selectFrom('orders')
       .select('shopper_id')
       .where('id', '=', id)
@@ -190,7 +183,7 @@ describe('POST /checkout/orders', () => {
   it('answers 409 OUT_OF_STOCK naming the product when stock ran out after adding, changing nothing', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard', quantity: 2 });
     await browser.post('/cart/items', { productId: 1, edition: 'special', quantity: 2 });
-    await setStock(testDb.database.db, 1, 'special', 1);
+    await setStock(database.db, 1, 'special', 1);
     const before = await snapshot(browser);
 
     const res = await placeOrder(browser);

@@ -1,23 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createCatalogSeed } from '../../test/factories.js';
 import {
   countRows,
   createOrderRequest,
   createShippingAddress,
   createShopperAgent,
+  createTestApp,
   getStock,
   setStock,
   type ShopperAgent,
+  type TestApp,
 } from '../../test/shop-factories.js';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { seedCatalog } from '../catalog/seed.js';
 import type { Order } from '../orders/schemas.js';
 import { createSimulatedGateway, type PaymentGateway } from '../payments/gateway.js';
 import { canonicalJson, requestFingerprint } from './idempotency.js';
 
-let testDb: TestDatabase;
+let database: TestApp['database'];
+let close: TestApp['close'];
 let app: FastifyInstance;
 let browser: ShopperAgent;
 let charges = 0;
@@ -35,20 +34,15 @@ function createCountingGateway(): PaymentGateway {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await seedCatalog(testDb.database.db, createCatalogSeed());
-  app = await buildApp({ database: testDb.database, paymentGateway: createCountingGateway() });
+  ({ app, database, close } = await createTestApp({ paymentGateway: createCountingGateway() }));
 });
 
-afterAll(async () => {
-  await app.close();
-  await testDb.destroy();
-});
+afterAll(() => close());
 
 beforeEach(async () => {
   browser = createShopperAgent(app);
-  await setStock(testDb.database.db, 1, 'standard', 10);
-  await setStock(testDb.database.db, 3, 'standard', 10);
+  await setStock(database.db, 1, 'standard', 10);
+  await setStock(database.db, 3, 'standard', 10);
 });
 
 const placeOrder = (agent: ShopperAgent, body: object, headers: Record<string, string> = {}) =>
@@ -73,7 +67,7 @@ describe('requestFingerprint', () => {
 describe('Idempotency-Key', () => {
   it('answers a retry with the first result and charges once', async () => {
     await browser.post('/cart/items', { productId: 1, edition: 'standard', quantity: 2 });
-    const db = testDb.database.db;
+    const db = database.db;
     const before = {
       orders: await countRows(db, 'orders'),
       payments: await countRows(db, 'payments'),
@@ -98,7 +92,7 @@ describe('Idempotency-Key', () => {
 
   it('answers concurrent duplicates with one order', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard' });
-    const db = testDb.database.db;
+    const db = database.db;
     const ordersBefore = await countRows(db, 'orders');
     const body = createOrderRequest();
     const results = await Promise.all(
@@ -132,11 +126,11 @@ describe('Idempotency-Key', () => {
 
   it('lets a failed attempt be retried under the same key', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard' });
-    await setStock(testDb.database.db, 3, 'standard', 0);
+    await setStock(database.db, 3, 'standard', 0);
     const body = createOrderRequest();
     const failed = await placeOrder(browser, body, { 'idempotency-key': 'retry-after-restock' });
     expect(failed.statusCode).toBe(409);
-    await setStock(testDb.database.db, 3, 'standard', 5);
+    await setStock(database.db, 3, 'standard', 5);
     const retried = await placeOrder(browser, body, { 'idempotency-key': 'retry-after-restock' });
     expect(retried.statusCode).toBe(201);
   });

@@ -1,29 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createCatalogSeed } from '../../test/factories.js';
 import {
   createOrderRequest,
   createShopperAgent,
+  createTestApp,
   type ShopperAgent,
+  type TestApp,
 } from '../../test/shop-factories.js';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { seedCatalog } from '../catalog/seed.js';
 import type { Order } from './schemas.js';
 
-let testDb: TestDatabase;
+let database: TestApp['database'];
+let close: TestApp['close'];
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await seedCatalog(testDb.database.db, createCatalogSeed());
-  app = await buildApp({ database: testDb.database });
+  ({ app, database, close } = await createTestApp());
 });
 
-afterAll(async () => {
-  await app.close();
-  await testDb.destroy();
-});
+afterAll(() => close());
 
 async function buy(shopper: ShopperAgent, productId: number): Promise<Order> {
   await shopper.post('/cart/items', { productId, edition: 'standard' });
@@ -39,7 +33,7 @@ describe('GET /orders', () => {
     const first = await buy(alice, 1);
     // Two orders can share a millisecond; date the first one back so "newest" is unambiguous.
     const earlier = '2020-01-01T00:00:00.000Z';
-    await testDb.database.db
+    await database.db
       .updateTable('orders')
       .set({ created_at: earlier })
       .where('id', '=', first.id)

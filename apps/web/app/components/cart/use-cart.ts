@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import { cartStore, useCartSnapshot } from '../../lib/cart-store';
-import { useShopClient } from '../../lib/shop-session';
+import { useCallback, useState } from 'react';
+import { cartStore } from '../../lib/cart-store';
 import type { Cart } from '../../lib/shop-types';
+import { messageOf, usePricedCart } from '../../lib/use-priced-cart';
 
 export interface CartPageState {
   cart: Cart | null;
@@ -18,53 +18,31 @@ export interface CartPageState {
   reload(): void;
 }
 
-const messageOf = (error: unknown) =>
-  error instanceof Error ? error.message : 'Something went wrong; please try again.';
-
 /**
  * The cart page's data: the session's cart priced by the api for the chosen shipping country.
  * Loaded in the browser once start-up has bound the session to the shopper, so the discount
  * and the threshold are the shopper's.
  */
 export function useCart(): CartPageState {
-  const client = useShopClient();
-  const { country } = useCartSnapshot();
-  const [cart, setCart] = useState<Cart | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { client, country, cart, setCart, loadError, reload } = usePricedCart();
   const [busy, setBusy] = useState(false);
   const [lineErrors, setLineErrors] = useState<Partial<Record<string, string>>>({});
-  const [revision, setRevision] = useState(0);
 
-  useEffect(() => {
-    if (!client) return;
-    let active = true;
-    client.getCart(country).then(
-      (answer) => {
-        if (!active) return;
-        setCart(answer);
-        setLoadError(null);
-      },
-      (error: unknown) => {
-        if (active) setLoadError(messageOf(error));
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [client, country, revision]);
-
-  const change = useCallback((lineId: string, send: () => Promise<Cart>) => {
-    setBusy(true);
-    send()
-      .then(
-        (answer) => {
-          setCart(answer);
-          setLineErrors({});
-        },
-        (error: unknown) => setLineErrors({ [lineId]: messageOf(error) }),
-      )
-      .finally(() => setBusy(false));
-  }, []);
+  const change = useCallback(
+    (lineId: string, send: () => Promise<Cart>) => {
+      setBusy(true);
+      send()
+        .then(
+          (answer) => {
+            setCart(answer);
+            setLineErrors({});
+          },
+          (error: unknown) => setLineErrors({ [lineId]: messageOf(error) }),
+        )
+        .finally(() => setBusy(false));
+    },
+    [setCart],
+  );
 
   return {
     cart,
@@ -79,6 +57,6 @@ export function useCart(): CartPageState {
     remove: (lineId) => {
       if (client) change(lineId, () => client.removeItem(lineId, country));
     },
-    reload: () => setRevision((value) => value + 1),
+    reload,
   };
 }

@@ -4,15 +4,15 @@ import {
   STEP_LABELS,
   checkoutStepReducer,
   type CheckoutStep,
-  type PayButton,
 } from '../../checkout/checkout-steps';
-import type { PaymentMethod } from '../../lib/shop-types';
-import { AddressForm } from './address-form';
+import {
+  CheckoutAddressFields,
+  CheckoutPaymentFields,
+  type CheckoutFlowProps,
+} from './checkout-flow-parts';
 import { FormAlert } from './form-alert';
-import { PaymentSection } from './payment-section';
 import { ReviewDetails } from './review-details';
 import { StepIndicator } from './step-indicator';
-import type { CheckoutForm } from './use-checkout-form';
 
 /**
  * The classic multi-step checkout: 1 shipping address → 2 payment → 3 review & place order.
@@ -25,14 +25,7 @@ export function ClassicCheckout({
   savedCards,
   payButton,
   onCountry,
-}: {
-  form: CheckoutForm;
-  country: string;
-  countryFirst: boolean;
-  savedCards: PaymentMethod[] | null;
-  payButton: PayButton;
-  onCountry(country: string): void;
-}) {
+}: CheckoutFlowProps) {
   const [state, dispatch] = useReducer(checkoutStepReducer, INITIAL_STEP_STATE);
   const { placing } = form;
 
@@ -63,13 +56,10 @@ export function ClassicCheckout({
               next('shipping');
             }}
           >
-            <AddressForm
-              address={form.address}
+            <CheckoutAddressFields
+              form={form}
               country={country}
               countryFirst={countryFirst}
-              errors={form.errors}
-              disabled={placing}
-              onField={form.setAddressField}
               onCountry={onCountry}
             />
             <div className="checkout-actions">
@@ -88,15 +78,7 @@ export function ClassicCheckout({
               else if (form.checkStep('payment')) void place();
             }}
           >
-            <PaymentSection
-              savedCards={savedCards}
-              payment={form.payment}
-              card={form.card}
-              errors={form.errors}
-              disabled={placing}
-              onPayment={form.setPayment}
-              onCard={form.setCard}
-            />
+            <CheckoutPaymentFields form={form} savedCards={savedCards} />
             <div className="checkout-actions">
               <button type="button" className="button" onClick={() => dispatch({ type: 'back' })}>
                 Back

@@ -1,9 +1,9 @@
-import type { PayButton } from '../../checkout/checkout-steps';
-import type { PaymentMethod } from '../../lib/shop-types';
-import { AddressForm } from './address-form';
+import {
+  CheckoutAddressFields,
+  CheckoutPaymentFields,
+  type CheckoutFlowProps,
+} from './checkout-flow-parts';
 import { FormAlert } from './form-alert';
-import { PaymentSection } from './payment-section';
-import type { CheckoutForm } from './use-checkout-form';
 
 /** The new checkout flow (newCheckoutFlow feature): every section on one page, one button. */
 export function SinglePageCheckout({
@@ -13,14 +13,7 @@ export function SinglePageCheckout({
   savedCards,
   payButton,
   onCountry,
-}: {
-  form: CheckoutForm;
-  country: string;
-  countryFirst: boolean;
-  savedCards: PaymentMethod[] | null;
-  payButton: PayButton;
-  onCountry(country: string): void;
-}) {
+}: CheckoutFlowProps) {
   const { placing } = form;
   return (
     <form
@@ -36,13 +29,10 @@ export function SinglePageCheckout({
         <h2 id="checkout-shipping-heading">
           <span className="checkout-section__number">1</span> Shipping address
         </h2>
-        <AddressForm
-          address={form.address}
+        <CheckoutAddressFields
+          form={form}
           country={country}
           countryFirst={countryFirst}
-          errors={form.errors}
-          disabled={placing}
-          onField={form.setAddressField}
           onCountry={onCountry}
         />
       </section>
@@ -50,15 +40,7 @@ export function SinglePageCheckout({
         <h2 id="checkout-payment-heading">
           <span className="checkout-section__number">2</span> Payment
         </h2>
-        <PaymentSection
-          savedCards={savedCards}
-          payment={form.payment}
-          card={form.card}
-          errors={form.errors}
-          disabled={placing}
-          onPayment={form.setPayment}
-          onCard={form.setCard}
-        />
+        <CheckoutPaymentFields form={form} savedCards={savedCards} />
       </section>
       <FormAlert error={form.formError} />
       <div className="checkout-actions checkout-actions--single">
