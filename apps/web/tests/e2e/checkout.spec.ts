@@ -175,6 +175,8 @@ test.describe('checkout', () => {
   }) => {
     consoleWatch.allow(/status of 402/);
     await page.goto('/?new_checkout_flow=true');
+    // The switch is stored by start-up; leaving before it ran would lose it.
+    await startupDone(page);
     await addToCart(page, SIDE_TABLE, 1);
     const before = await stockOf(page.request, SIDE_TABLE.id, 'standard');
     await page.getByTestId('cart-link').click();

@@ -139,6 +139,7 @@ test.describe('feature flags through the official provider (issue 4)', () => {
   test('a local-storage override wins over the flag service on /demo', async ({ page }) => {
     await asShopper(page, optedIn);
     await page.goto('/?new_checkout_flow=true&payments=false');
+    await expect(page.locator('html')).toHaveAttribute('data-startup', 'done');
     await flagValuesOnDemoPage(page);
     const payments = page.getByTestId('demo-flag-showPayments');
     await expect(payments.getByTestId('override')).toHaveText('false');
