@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import { createSessionRepository } from '../session/repository.js';
 import {
   createRumAction,
   createRumError,
@@ -30,27 +31,12 @@ const sendRum = async (events: unknown[]) => {
 /** An order row as the checkout writes it (the stats read only its variant). */
 async function insertOrder(id: string, instantPayVariant: string | null) {
   const at = new Date(NOW).toISOString();
-  await testDb.database.db
-    .insertInto('sessions')
-    .values({
-      id: 'server-session',
-      created_at: at,
-      updated_at: at,
-      shopper_id: null,
-      shopper_list: null,
-      shopper_name: null,
-      shopper_email: null,
-      shopper_team: null,
-      shopper_use_discount: 0,
-      shopper_use_new_checkout_flow: 0,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  const session = await createSessionRepository(testDb.database.db).create(new Date(NOW));
   await testDb.database.db
     .insertInto('orders')
     .values({
       id,
-      session_id: 'server-session',
+      session_id: session.id,
       shopper_id: null,
       status: 'paid',
       currency: 'EUR',
