@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Workspace packages resolve to their TypeScript sources (the `source` export condition).
+  ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',

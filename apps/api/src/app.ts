@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from './db/database.js';
 import { registerErrorHandlers } from './http/error-handler.js';
-import { ErrorResponseSchema } from './http/errors.js';
+import { ErrorResponseSchema } from '@showroom/contracts/errors';
 import {
   idOnlyTracer,
   registerRequestTracing,

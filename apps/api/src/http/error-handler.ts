@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorCode } from '@showroom/contracts/errors';
 import { ApiError, errorBody } from './errors.js';
 
 interface ValidationIssue {
@@ -32,7 +33,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send(errorBody(error.code ?? 'BAD_REQUEST', error.message));
+      return reply.status(status).send(errorBody(clientErrorCode(status), error.message));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorBody('INTERNAL', 'Internal Server Error'));
@@ -45,4 +46,13 @@ export function registerErrorHandlers(app: FastifyInstance): void {
         errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
       ),
   );
+}
+
+/** The contract's code for a 4xx that Fastify raised itself (body parsing, limits, media type). */
+export function clientErrorCode(status: number): ErrorCode {
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'BAD_REQUEST';
 }

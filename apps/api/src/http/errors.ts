@@ -1,23 +1,11 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
+import type { ErrorCode, ErrorResponse } from '@showroom/contracts/errors';
 
-/** Every api error answers this shape: `{"error":{"code","message","field"?}}`. */
-export const ErrorResponseSchema = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      field: Type.Optional(Type.String()),
-    }),
-  },
-  { $id: 'ErrorResponse', title: 'ErrorResponse' },
-);
-export type ErrorResponse = Static<typeof ErrorResponseSchema>;
-
-/** An expected failure with an HTTP status, a machine-readable code and, for 4xx input errors, the field. */
+/** An expected failure with an HTTP status, a code of the contract and, for 4xx input errors, the field. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly field?: string,
   ) {
@@ -34,11 +22,11 @@ export function badRequest(field: string, message: string): ApiError {
   return new ApiError(400, 'VALIDATION_ERROR', message, field);
 }
 
-export function conflict(code: string, message: string, field?: string): ApiError {
+export function conflict(code: ErrorCode, message: string, field?: string): ApiError {
   return new ApiError(409, code, message, field);
 }
 
-export function errorBody(code: string, message: string, field?: string): ErrorResponse {
+export function errorBody(code: ErrorCode, message: string, field?: string): ErrorResponse {
   return { error: field === undefined ? { code, message } : { code, message, field } };
 }
 

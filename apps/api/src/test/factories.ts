@@ -1,4 +1,4 @@
-import type { CatalogSeed } from '../modules/catalog/seed.js';
+import type { CatalogSeed } from '@showroom/contracts/catalog';
 
 type SeedProduct = CatalogSeed['products'][number];
 
@@ -19,6 +19,7 @@ export function createSeedProduct(overrides: Partial<SeedProduct> & { id: number
       priceCents: 20_000 + overrides.id,
       badge: 'Limited edition',
       stock: 3,
+      colour: '#2f3e34',
     },
     ...overrides,
   };

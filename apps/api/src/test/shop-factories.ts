@@ -5,11 +5,8 @@ import type { DatabaseHandle } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { seedCatalog } from '../modules/catalog/seed.js';
 import { SESSION_COOKIE } from '../modules/session/require-session.js';
-import {
-  createShopperDirectory,
-  type SampleShopper,
-  type ShopperDirectory,
-} from '../modules/session/shoppers.js';
+import type { SampleShopper } from '@showroom/contracts/shopper';
+import { createShopperDirectory, type ShopperDirectory } from '../modules/session/shoppers.js';
 import { createCatalogSeed } from './factories.js';
 import { createTestDatabase } from './test-database.js';
 

@@ -9,7 +9,7 @@ import {
   type TestApp,
 } from '../../test/shop-factories.js';
 import { FREE_SHIPPING_THRESHOLD_CENTS, SHIPPING_RATES_CENTS } from './pricing.js';
-import type { Cart } from './schemas.js';
+import type { Cart } from '@showroom/contracts/cart';
 
 let database: TestApp['database'];
 let close: TestApp['close'];

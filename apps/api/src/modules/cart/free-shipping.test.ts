@@ -14,10 +14,10 @@ import { createTestDatabase, type TestDatabase } from '../../test/test-database.
 import { seedCatalog } from '../catalog/seed.js';
 import { DEFAULT_FLAGS_PATH, readFlagDefinitions } from '../flags/definitions.js';
 import { createFlagsRepository } from '../flags/repository.js';
-import type { Order } from '../orders/schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 import { createFreeShippingThreshold, FREE_SHIPPING_THRESHOLD_FLAG } from './free-shipping.js';
 import { FREE_SHIPPING_THRESHOLD_CENTS, SHIPPING_RATES_CENTS } from './pricing.js';
-import type { Cart } from './schemas.js';
+import type { Cart } from '@showroom/contracts/cart';
 
 // The default flag (apps/api/flags/checkout.json): 250.00 for the sales team, else 500.00.
 const SALES_THRESHOLD = 25_000;
@@ -141,13 +141,14 @@ describe('createFreeShippingThreshold', () => {
       seen.push({ key, subject });
       return Promise.resolve(12_345);
     });
-    expect(await threshold(shopper)).toBe(12_345);
+    expect(await threshold(shopper, 'Firefox')).toBe(12_345);
     expect(seen).toEqual([
       {
         key: FREE_SHIPPING_THRESHOLD_FLAG,
         subject: {
           targetingKey: 'aaaa0001',
           attributes: {
+            browser: 'Firefox',
             user_id: 'aaaa0001',
             user_name: 'Ada',
             user_email: 'ada@example.com',
@@ -164,13 +165,15 @@ describe('createFreeShippingThreshold', () => {
     'answers the constant when the flag gives %j',
     async (value) => {
       const threshold = createFreeShippingThreshold(() => Promise.resolve(value));
-      expect(await threshold(shopper)).toBe(FREE_SHIPPING_THRESHOLD_CENTS);
+      expect(await threshold(shopper, 'Chrome')).toBe(FREE_SHIPPING_THRESHOLD_CENTS);
     },
   );
 
   it('answers the constant without a flag service or a bound shopper', async () => {
-    expect(await createFreeShippingThreshold()(shopper)).toBe(FREE_SHIPPING_THRESHOLD_CENTS);
+    expect(await createFreeShippingThreshold()(shopper, 'Chrome')).toBe(
+      FREE_SHIPPING_THRESHOLD_CENTS,
+    );
     const never = createFreeShippingThreshold(() => Promise.reject(new Error('not called')));
-    expect(await never(null)).toBe(FREE_SHIPPING_THRESHOLD_CENTS);
+    expect(await never(null, 'Chrome')).toBe(FREE_SHIPPING_THRESHOLD_CENTS);
   });
 });

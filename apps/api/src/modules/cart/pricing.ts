@@ -1,6 +1,7 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 /**
  * Cart pricing: pure integer-cent arithmetic over current catalog prices. The api is the only
- * place totals are computed (ARCHITECTURE.md "Data and trust boundaries"); the browser sends
+ * place totals are computed (docs/architecture.md "Data and trust boundaries"); the browser sends
  * ids and quantities, never prices.
  */
 
@@ -11,14 +12,11 @@ export const CURRENCY = 'USD';
 export const SHOPPER_DISCOUNT_RATE = 0.1;
 
 /**
- * Orders whose merchandise total after discount reaches this get free shipping. A constant
- * today; a feature flag will choose it later, so `priceCart` takes it as an input.
+ * Orders whose merchandise total after discount reaches this get free shipping, unless the
+ * `free_shipping_threshold_cents` flag chooses another threshold for the shopper
+ * (free-shipping.ts); `priceCart` takes the threshold as an input.
  */
 export const FREE_SHIPPING_THRESHOLD_CENTS = 100_000;
-
-/** Countries the shop ships to (ISO 3166-1 alpha-2). */
-export const SHIPPING_COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'SE', 'JP', 'AU'] as const;
-export type ShippingCountry = (typeof SHIPPING_COUNTRIES)[number];
 
 /** Flat shipping per order by destination country, in cents. */
 export const SHIPPING_RATES_CENTS: Readonly<Record<ShippingCountry, number>> = {
@@ -32,7 +30,6 @@ export const SHIPPING_RATES_CENTS: Readonly<Record<ShippingCountry, number>> = {
   JP: 7_500,
   AU: 8_500,
 };
-export const DEFAULT_SHIPPING_COUNTRY: ShippingCountry = 'US';
 
 export interface PricingLine {
   unitPriceCents: number;
@@ -102,10 +99,6 @@ export function priceCart<L extends PricingLine>(
 }
 
 /** The discount a session gets: decided from the bound shopper record, never from the client. */
-export function discountRateFor(shopper: { useDiscount: boolean } | null): number {
+export function discountRateFor(shopper: { useDiscount: boolean | null } | null): number {
   return shopper?.useDiscount ? SHOPPER_DISCOUNT_RATE : 0;
-}
-
-export function isShippingCountry(value: string): value is ShippingCountry {
-  return Object.hasOwn(SHIPPING_RATES_CENTS, value);
 }

@@ -1,8 +1,11 @@
+import { MAX_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { randomId } from '../session/random-id.js';
 
-export type Edition = 'standard' | 'special';
+import type { Edition } from '@showroom/contracts/cart';
+
+export type { Edition };
 
 /** A cart line joined with the current price, name and stock of its edition. */
 export interface CartLineRecord {
@@ -24,8 +27,6 @@ export interface EditionRecord {
   unitPriceCents: number;
   stock: number;
 }
-
-export const MAX_LINE_QUANTITY = 99;
 
 export type CartRepository = ReturnType<typeof createCartRepository>;
 

@@ -1,7 +1,8 @@
+import { requestBrowserFamily } from '../../http/browser-family.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorRef } from '../../http/errors.js';
 import type { RequireSession } from '../session/require-session.js';
-import { DEFAULT_SHIPPING_COUNTRY } from './pricing.js';
+import { DEFAULT_SHIPPING_COUNTRY } from '@showroom/contracts/shipping';
 import {
   AddCartItemBodySchema,
   BuyNowBodySchema,
@@ -9,7 +10,7 @@ import {
   CartQuerySchema,
   CartSchema,
   UpdateCartItemBodySchema,
-} from './schemas.js';
+} from '@showroom/contracts/cart';
 import type { CartService } from './service.js';
 
 export interface CartRoutesOptions {
@@ -36,7 +37,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
-      return cart.view(session, request.query.country ?? DEFAULT_SHIPPING_COUNTRY);
+      return cart.view(
+        session,
+        request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
+        requestBrowserFamily(request),
+      );
     },
   );
 
@@ -56,7 +61,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
       const session = await requireSession(request, reply);
       const { productId, edition, quantity = 1 } = request.body;
       await cart.addItem(session, { productId, edition, quantity }, new Date());
-      return cart.view(session, request.query.country ?? DEFAULT_SHIPPING_COUNTRY);
+      return cart.view(
+        session,
+        request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
+        requestBrowserFamily(request),
+      );
     },
   );
 
@@ -75,7 +84,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
     async (request, reply) => {
       const session = await requireSession(request, reply);
       await cart.setQuantity(session, request.params.lineId, request.body.quantity);
-      return cart.view(session, request.query.country ?? DEFAULT_SHIPPING_COUNTRY);
+      return cart.view(
+        session,
+        request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
+        requestBrowserFamily(request),
+      );
     },
   );
 
@@ -93,7 +106,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
     async (request, reply) => {
       const session = await requireSession(request, reply);
       await cart.removeItem(session, request.params.lineId);
-      return cart.view(session, request.query.country ?? DEFAULT_SHIPPING_COUNTRY);
+      return cart.view(
+        session,
+        request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
+        requestBrowserFamily(request),
+      );
     },
   );
 
@@ -113,7 +130,11 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
       const session = await requireSession(request, reply);
       const { productId, edition, quantity = 1 } = request.body;
       await cart.buyNow(session, { productId, edition, quantity }, new Date());
-      return cart.view(session, request.query.country ?? DEFAULT_SHIPPING_COUNTRY);
+      return cart.view(
+        session,
+        request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
+        requestBrowserFamily(request),
+      );
     },
   );
 };

@@ -1,3 +1,4 @@
+import type { BrowserFamily } from '@showroom/contracts/browser-family';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError, conflict } from '../../http/errors.js';
@@ -8,17 +9,17 @@ import {
   FREE_SHIPPING_THRESHOLD_CENTS,
   priceCart,
   type PricingOptions,
-  type ShippingCountry,
 } from './pricing.js';
+import type { ShippingCountry } from '@showroom/contracts/shipping';
+import { MAX_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
 import {
   createCartRepository,
-  MAX_LINE_QUANTITY,
   type CartLineRecord,
   type Edition,
   type EditionRecord,
 } from './repository.js';
 import { createFreeShippingThreshold, type FreeShippingThreshold } from './free-shipping.js';
-import type { Cart } from './schemas.js';
+import type { Cart } from '@showroom/contracts/cart';
 
 /**
  * The pricing inputs for a session: the discount from its bound shopper, the threshold the
@@ -114,10 +115,14 @@ export function createCartService(db: Kysely<Database>, options: CartServiceOpti
   return {
     counts: (sessionId: string) => repository.counts(sessionId),
 
-    async view(session: ShopSession, country: ShippingCountry): Promise<Cart> {
+    async view(
+      session: ShopSession,
+      country: ShippingCountry,
+      browser: BrowserFamily,
+    ): Promise<Cart> {
       const [lines, thresholdCents] = await Promise.all([
         repository.listLines(session.id),
-        freeShippingThreshold(session.shopper),
+        freeShippingThreshold(session.shopper, browser),
       ]);
       return toCartView(lines, session.shopper, country, thresholdCents);
     },

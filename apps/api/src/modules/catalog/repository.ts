@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ProductTable } from '../../db/schema.js';
-import type { Department, Product, ProductSort, ProductSummary } from './schemas.js';
+import type { Department, Product, ProductSort, ProductSummary } from '@showroom/contracts/catalog';
 
 type ProductRow = Selectable<ProductTable> & {
   se_name: string;

@@ -9,7 +9,7 @@ import {
   ProductIdParamsSchema,
   ProductPageSchema,
   ProductSchema,
-} from './schemas.js';
+} from '@showroom/contracts/catalog';
 
 export interface CatalogRoutesOptions {
   catalog: CatalogRepository;

@@ -3,29 +3,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { REPO_ROOT } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-
-export interface CatalogSeed {
-  departments: { slug: string; name: string; description: string }[];
-  products: {
-    id: number;
-    department: string;
-    name: string;
-    kind: string;
-    description: string;
-    priceCents: number;
-    stock: number;
-    materials: string[];
-    colour: string;
-    dimensions: { widthCm: number; depthCm: number; heightCm: number };
-    specialEdition: {
-      name: string;
-      description: string;
-      priceCents: number;
-      badge: string;
-      stock: number;
-    };
-  }[];
-}
+import type { CatalogSeed } from '@showroom/contracts/catalog';
 
 export const CATALOG_SEED_FILE = path.join(REPO_ROOT, 'data', 'catalog.json');
 

@@ -14,7 +14,7 @@ import {
 } from '../../test/shop-factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { seedCatalog } from '../catalog/seed.js';
-import type { Order } from '../orders/schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 import { TEST_CARDS } from '../payments/gateway.js';
 
 const CARD_NUMBER = TEST_CARDS.succeeds;

@@ -15,7 +15,7 @@ import {
   type TestApp,
 } from '../../test/shop-factories.js';
 import { SHIPPING_RATES_CENTS } from '../cart/pricing.js';
-import type { Order } from '../orders/schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 import { TEST_CARDS } from '../payments/gateway.js';
 
 let database: TestApp['database'];

@@ -11,7 +11,7 @@ import {
   type ShopperAgent,
   type TestApp,
 } from '../../test/shop-factories.js';
-import type { Order } from '../orders/schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 import { createSimulatedGateway, type PaymentGateway } from '../payments/gateway.js';
 import { canonicalJson, requestFingerprint } from './idempotency.js';
 

@@ -1,3 +1,4 @@
+import type { BrowserFamily } from '@showroom/contracts/browser-family';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -7,7 +8,7 @@ import { createFreeShippingThreshold, type FreeShippingThreshold } from '../cart
 import { createCartRepository, type CartLineRecord } from '../cart/repository.js';
 import { outOfStock, pricingOptionsFor } from '../cart/service.js';
 import { createOrdersRepository } from '../orders/repository.js';
-import type { Order } from '../orders/schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 import { validateCard, type ValidatedCard } from '../payments/card-validation.js';
 import {
   toPaymentApiError,
@@ -19,7 +20,7 @@ import { createPaymentsRepository } from '../payments/repository.js';
 import type { ShopSession } from '../session/repository.js';
 import { randomId } from '../session/random-id.js';
 import { createIdempotencyRepository, requestFingerprint } from './idempotency.js';
-import type { PlaceOrderBody } from './schemas.js';
+import type { PlaceOrderBody } from '@showroom/contracts/checkout';
 
 /**
  * The failure the buy-now demo mode asks for (`x-demo-error: buy-now`, the web app's
@@ -34,6 +35,8 @@ export class BuyNowDemoError extends Error {
 
 export interface PlaceOrderInput {
   session: ShopSession;
+  /** The shopper's browser family, for the flag subject of the free-shipping threshold. */
+  browser: BrowserFamily;
   body: PlaceOrderBody;
   idempotencyKey?: string | undefined;
   demoError?: 'buy-now' | undefined;
@@ -76,11 +79,11 @@ export function createCheckout({
 }: CheckoutOptions) {
   return {
     async placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult> {
-      const { session, body, idempotencyKey, now, log } = input;
+      const { session, browser, body, idempotencyKey, now, log } = input;
       const plan = planPayment(body.payment, now);
       const fingerprint = idempotencyKey ? requestFingerprint(fingerprintSecret, body) : '';
       // Read before the transaction: on SQLite its one connection is taken until commit.
-      const thresholdCents = await freeShippingThreshold(session.shopper);
+      const thresholdCents = await freeShippingThreshold(session.shopper, browser);
 
       let charge: Charge | undefined;
       try {

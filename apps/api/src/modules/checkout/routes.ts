@@ -1,9 +1,10 @@
+import { requestBrowserFamily } from '../../http/browser-family.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorRef } from '../../http/errors.js';
-import { OrderSchema } from '../orders/schemas.js';
+import { OrderSchema } from '@showroom/contracts/orders';
 import type { RequireSession } from '../session/require-session.js';
 import type { Checkout } from './place-order.js';
-import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from './schemas.js';
+import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from '@showroom/contracts/checkout';
 
 export interface CheckoutRoutesOptions {
   requireSession: RequireSession;
@@ -44,6 +45,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
       const session = await requireSession(request, reply);
       const result = await checkout.placeOrder({
         session,
+        browser: requestBrowserFamily(request),
         body: request.body,
         idempotencyKey: request.headers['idempotency-key'],
         demoError: request.headers['x-demo-error'],

@@ -282,7 +282,7 @@ describe('POST /intake — bad batches are rejected whole', () => {
     ).join('\n');
     const res = await send('/api/v2/rum', body);
     expect(res.statusCode).toBe(413);
-    expect(res.json().error.code).toBe('FST_ERR_CTP_BODY_TOO_LARGE');
+    expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await storedCounts()).toEqual(before);
   });
 });

@@ -1,13 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RumSessionTable } from '../../db/schema.js';
+import { INSTANT_PAY_FLAG, MONITORING_ACTIONS } from '@showroom/contracts/monitoring-actions';
 import {
-  INSTANT_PAY_FLAG,
-  PLACE_ORDER_ACTION,
   TIMELINE_MAX,
   type MonitoringStats,
   type SessionSummary,
   type TimelineEntry,
-} from './schemas.js';
+} from '@showroom/contracts/monitoring';
 import { eventEntry, nanosToMillis, toView, viewEntry } from './timeline.js';
 
 export type MonitoringQueries = ReturnType<typeof createMonitoringQueries>;
@@ -175,7 +174,7 @@ export function createMonitoringQueries(db: Kysely<Database>, now: () => number 
           .selectFrom('rum_events')
           .select(['session_id', 'feature_flags', 'payload'])
           .where('event_type', '=', 'action')
-          .where('name', '=', PLACE_ORDER_ACTION)
+          .where('name', '=', MONITORING_ACTIONS.placeOrder)
           .execute(),
         // The shop's own record of each order's variant (orders module, migration 003-shop).
         db

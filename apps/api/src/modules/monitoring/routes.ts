@@ -8,7 +8,7 @@ import {
   SessionListSchema,
   SessionParamsSchema,
   SessionSummarySchema,
-} from './schemas.js';
+} from '@showroom/contracts/monitoring';
 
 export interface MonitoringRoutesOptions {
   queries: MonitoringQueries;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { RumViewTable } from '../../db/schema.js';
-import type { TimelineEntry, View } from './schemas.js';
+import type { TimelineEntry, View } from '@showroom/contracts/monitoring';
 
 // How stored rows read in the inspector: durations in ms (the SDK sends ns), one timeline entry
 // per view and event with the flat details the page shows.

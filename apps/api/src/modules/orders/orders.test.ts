@@ -7,7 +7,7 @@ import {
   type ShopperAgent,
   type TestApp,
 } from '../../test/shop-factories.js';
-import type { Order } from './schemas.js';
+import type { Order } from '@showroom/contracts/orders';
 
 let database: TestApp['database'];
 let close: TestApp['close'];

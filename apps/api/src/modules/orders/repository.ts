@@ -1,7 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrderLineTable, OrderTable } from '../../db/schema.js';
 import { randomId } from '../session/random-id.js';
-import { ORDER_LIST_LIMIT, type Order } from './schemas.js';
+import type { Order } from '@showroom/contracts/orders';
+
+/** How many of its latest orders a session sees. */
+export const ORDER_LIST_LIMIT = 50;
 
 /** An order to store: the api view plus the owning session and the bound shopper. */
 export interface NewOrder {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorRef, notFound } from '../../http/errors.js';
 import type { RequireSession } from '../session/require-session.js';
 import type { OrdersRepository } from './repository.js';
-import { OrderIdParamsSchema, OrderListSchema, OrderSchema } from './schemas.js';
+import { OrderIdParamsSchema, OrderListSchema, OrderSchema } from '@showroom/contracts/orders';
 
 export interface OrdersRoutesOptions {
   requireSession: RequireSession;

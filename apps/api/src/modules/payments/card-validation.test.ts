@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../http/errors.js';
 import {
-  detectCardBrand,
   isLuhnValid,
   normaliseCardNumber,
   validateCard,
@@ -41,19 +40,6 @@ describe('isLuhnValid', () => {
       expect(isLuhnValid(digits)).toBe(false);
     },
   );
-});
-
-describe('detectCardBrand', () => {
-  it.each([
-    ['4242424242424242', 'visa'],
-    ['5555555555554444', 'mastercard'],
-    ['2223003122003222', 'mastercard'],
-    ['378282246310005', 'amex'],
-    ['6011111111111117', 'discover'],
-    ['3530111333300000', 'card'],
-  ])('%s is %s', (digits, brand) => {
-    expect(detectCardBrand(digits)).toBe(brand);
-  });
 });
 
 describe('validateCard', () => {

@@ -1,6 +1,5 @@
+import { detectCardBrand, type CardBrand } from '@showroom/contracts/card-brand';
 import { ApiError } from '../../http/errors.js';
-
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'card';
 
 /** Card details as a client sends them: expiry as month + year, or as one `MM/YY` string. */
 export interface CardInput {
@@ -40,16 +39,6 @@ export function isLuhnValid(digits: string): boolean {
     sum += digit;
   }
   return sum % 10 === 0;
-}
-
-/** Brand from the issuer identification number prefix. */
-export function detectCardBrand(digits: string): CardBrand {
-  const prefix4 = Number(digits.slice(0, 4));
-  if (digits.startsWith('4')) return 'visa';
-  if (/^5[1-5]/.test(digits) || (prefix4 >= 2221 && prefix4 <= 2720)) return 'mastercard';
-  if (/^3[47]/.test(digits)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
-  return 'card';
 }
 
 /** Digits only: shoppers type spaces and dashes between groups. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../../http/errors.js';
 import { randomId } from '../session/random-id.js';
-import type { CardBrand, ValidatedCard } from './card-validation.js';
+import type { CardBrand } from '@showroom/contracts/card-brand';
+import type { ValidatedCard } from './card-validation.js';
 
 /**
  * Test card numbers the simulated gateway answers specially, after the payment industry's

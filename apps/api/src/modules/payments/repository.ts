@@ -1,3 +1,4 @@
+import { toCardBrand, type CardBrand } from '@showroom/contracts/card-brand';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { randomId } from '../session/random-id.js';
@@ -6,7 +7,7 @@ import type { CardToken } from './gateway.js';
 /** A saved card as the shop keeps it: brand, last four, expiry and the gateway's token. */
 export interface StoredPaymentMethod {
   id: string;
-  brand: string;
+  brand: CardBrand;
   last4: string;
   expMonth: number;
   expYear: number;
@@ -109,7 +110,7 @@ function toMethod(row: {
 }): StoredPaymentMethod {
   return {
     id: row.id,
-    brand: row.brand,
+    brand: toCardBrand(row.brand),
     last4: row.last4,
     expMonth: row.exp_month,
     expYear: row.exp_year,

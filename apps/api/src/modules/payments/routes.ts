@@ -10,8 +10,8 @@ import {
   PaymentMethodListSchema,
   PaymentMethodSchema,
   SaveCardBodySchema,
-  toPaymentMethodView,
-} from './schemas.js';
+} from '@showroom/contracts/payments';
+import { toPaymentMethodView } from './payment-method-view.js';
 
 export interface PaymentMethodRoutesOptions {
   requireSession: RequireSession;

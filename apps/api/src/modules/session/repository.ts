@@ -1,18 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionTable } from '../../db/schema.js';
 import { randomId } from './random-id.js';
-import type { SampleShopper, ShopperListName } from './shoppers.js';
+import type { BoundShopper } from '@showroom/contracts/session';
+import { DEMO_USER, type SampleShopper, type ShopperListName } from '@showroom/contracts/shopper';
 
-/** The sample shopper a session is bound to, as recorded when it was bound. */
-export interface BoundShopper {
-  id: string;
-  list: ShopperListName;
-  name: string;
-  email: string;
-  team: string;
-  useDiscount: boolean;
-  useNewCheckoutFlow: boolean;
-}
+export type { BoundShopper };
 
 /** A server session: the owner of a cart, orders and saved payment methods. */
 export interface ShopSession {
@@ -105,7 +97,11 @@ function toSession(row: Selectable<SessionTable>): ShopSession {
           name: row.shopper_name ?? '',
           email: row.shopper_email ?? '',
           team: row.shopper_team ?? '',
-          useDiscount: Number(row.shopper_use_discount) === 1,
+          // The column holds 0/1; only the demo user's record says null.
+          useDiscount:
+            row.shopper_list === 'demo'
+              ? DEMO_USER.useDiscount
+              : Number(row.shopper_use_discount) === 1,
           useNewCheckoutFlow: Number(row.shopper_use_new_checkout_flow) === 1,
         };
   return { id: row.id, shopper };

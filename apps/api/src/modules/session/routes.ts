@@ -3,7 +3,11 @@ import { ApiError, errorRef } from '../../http/errors.js';
 import { discountRateFor } from '../cart/pricing.js';
 import type { SessionRepository, ShopSession } from './repository.js';
 import type { RequireSession } from './require-session.js';
-import { BindShopperBodySchema, SessionViewSchema, type SessionView } from './schemas.js';
+import {
+  BindShopperBodySchema,
+  SessionViewSchema,
+  type SessionView,
+} from '@showroom/contracts/session';
 import type { ShopperDirectory } from './shoppers.js';
 
 export interface SessionRoutesOptions {

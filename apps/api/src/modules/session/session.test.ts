@@ -14,7 +14,8 @@ import { createTestDatabase, type TestDatabase } from '../../test/test-database.
 import { seedCatalog } from '../catalog/seed.js';
 import { SHOPPER_DISCOUNT_RATE } from '../cart/pricing.js';
 import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from './require-session.js';
-import { createShopperDirectory, DEMO_SHOPPER, readShopperLists } from './shoppers.js';
+import { DEMO_USER } from '@showroom/contracts/shopper';
+import { createShopperDirectory, readShopperLists } from './shoppers.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -154,7 +155,7 @@ describe('PUT /session/shopper', () => {
 
   it('knows the fixed demo user', async () => {
     const browser = createShopperAgent(app);
-    const res = await browser.put('/session/shopper', { shopperId: DEMO_SHOPPER.id });
+    const res = await browser.put('/session/shopper', { shopperId: DEMO_USER.id });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ discountRate: 0, shopper: { list: 'demo', team: 'Dev' } });
   });

@@ -1,37 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import {
+  DEMO_USER,
+  isSampleShopper,
+  type SampleShopper,
+  type ShopperListName,
+} from '@showroom/contracts/shopper';
 import { REPO_ROOT } from '../../config.js';
-
-/** A sample shopper record (spec §3 "Sample shopper record"). */
-export interface SampleShopper {
-  id: string;
-  name: string;
-  email: string;
-  team: string;
-  /** `null` only for the fixed demo user. */
-  useDiscount: boolean | null;
-  useNewCheckoutFlow: boolean;
-}
-
-export type ShopperListName = 'standard' | 'loyalty' | 'demo';
 
 export interface ShopperLists {
   standard: SampleShopper[];
   loyalty: SampleShopper[];
 }
-
-/**
- * The fixed demo user the web app uses with `?rumdev` (spec §3; mirrors DEMO_USER in
- * apps/web/app/startup/sample-identity.ts). It is in neither list but is a known identity.
- */
-export const DEMO_SHOPPER: Readonly<SampleShopper> = Object.freeze({
-  id: 'dec0de01',
-  name: 'demo.user',
-  email: 'demo.user@example.com',
-  team: 'Dev',
-  useDiscount: null,
-  useNewCheckoutFlow: false,
-});
 
 export const SHOPPER_LIST_FILES = {
   standard: path.join(REPO_ROOT, 'data', 'shoppers', 'standard.json'),
@@ -58,7 +38,7 @@ export function createShopperDirectory(
   let index: Map<string, FoundShopper> | undefined;
   return {
     async find(id) {
-      if (id === DEMO_SHOPPER.id) return { shopper: DEMO_SHOPPER, list: 'demo' };
+      if (id === DEMO_USER.id) return { shopper: DEMO_USER, list: 'demo' };
       if (index) return index.get(id);
       const lists = await load();
       const built = new Map<string, FoundShopper>();
@@ -93,17 +73,4 @@ async function readList(file: string): Promise<SampleShopper[]> {
   const parsed: unknown = JSON.parse(text);
   if (!Array.isArray(parsed)) throw new Error(`${file} must hold a JSON array of shoppers`);
   return parsed.filter(isSampleShopper);
-}
-
-function isSampleShopper(value: unknown): value is SampleShopper {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    typeof record.id === 'string' &&
-    typeof record.name === 'string' &&
-    typeof record.email === 'string' &&
-    typeof record.team === 'string' &&
-    (typeof record.useDiscount === 'boolean' || record.useDiscount === null) &&
-    typeof record.useNewCheckoutFlow === 'boolean'
-  );
 }

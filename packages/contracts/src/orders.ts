@@ -1,9 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { CountrySchema, EditionSchema } from '../cart/schemas.js';
-import { randomIdPattern } from '../session/random-id.js';
+import { CountrySchema, EditionSchema } from './cart.js';
+import { randomIdPattern } from './random-id.js';
 
 export const INSTANT_PAY_VARIANTS = ['a', 'b', 'c'] as const;
 export const CHECKOUT_FLOWS = ['classic', 'single-page'] as const;
+
+export type InstantPayVariant = (typeof INSTANT_PAY_VARIANTS)[number];
+export type CheckoutFlow = (typeof CHECKOUT_FLOWS)[number];
 
 export const InstantPayVariantSchema = Type.Enum(INSTANT_PAY_VARIANTS, {
   description: 'The instant_pay experiment variant the shopper saw on /cart',
@@ -65,5 +68,4 @@ export const OrderIdParamsSchema = Type.Object({
   id: Type.String({ pattern: randomIdPattern('ord'), description: 'Order id' }),
 });
 
-/** How many of its latest orders a session sees. */
-export const ORDER_LIST_LIMIT = 50;
+export type OrderLine = Static<typeof OrderLineSchema>;

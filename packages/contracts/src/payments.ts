@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { randomIdPattern } from '../session/random-id.js';
+import { CARD_BRANDS } from './card-brand.js';
+import { randomIdPattern } from './random-id.js';
 
 /** Card fields as typed by a shopper. Checked further (Luhn, expiry, CVC) by `validateCard`. */
 export const cardFields = {
@@ -24,7 +25,7 @@ export type SaveCardBody = Static<typeof SaveCardBodySchema>;
 export const PaymentMethodSchema = Type.Object(
   {
     id: Type.String(),
-    brand: Type.String({ description: 'visa, mastercard, amex, discover or card' }),
+    brand: Type.Enum(CARD_BRANDS, { description: 'visa, mastercard, amex, discover or card' }),
     last4: Type.String({ pattern: '^\\d{4}$' }),
     expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
     expYear: Type.Integer(),
@@ -43,16 +44,3 @@ export const PAYMENT_METHOD_ID_PATTERN = randomIdPattern('pm');
 export const PaymentMethodIdParamsSchema = Type.Object({
   id: Type.String({ pattern: PAYMENT_METHOD_ID_PATTERN, description: 'Payment method id' }),
 });
-
-/** The public view of a stored method: the token stays on the server. */
-export function toPaymentMethodView(method: {
-  id: string;
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-  createdAt: string;
-}): PaymentMethod {
-  const { id, brand, last4, expMonth, expYear, createdAt } = method;
-  return { id, brand, last4, expMonth, expYear, createdAt };
-}

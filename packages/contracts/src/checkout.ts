@@ -1,10 +1,6 @@
 import { Type, type Static } from 'typebox';
-import {
-  CheckoutFlowSchema,
-  InstantPayVariantSchema,
-  ShippingAddressSchema,
-} from '../orders/schemas.js';
-import { cardFields, PAYMENT_METHOD_ID_PATTERN } from '../payments/schemas.js';
+import { CheckoutFlowSchema, InstantPayVariantSchema, ShippingAddressSchema } from './orders.js';
+import { cardFields, PAYMENT_METHOD_ID_PATTERN } from './payments.js';
 
 export const CheckoutCardSchema = Type.Object({
   ...cardFields,
@@ -22,6 +18,8 @@ export const PaymentInputSchema = Type.Object({
     Type.String({ pattern: PAYMENT_METHOD_ID_PATTERN, description: 'A saved payment method id' }),
   ),
 });
+
+export type PaymentInput = Static<typeof PaymentInputSchema>;
 
 export const PlaceOrderBodySchema = Type.Object({
   shipping: ShippingAddressSchema,

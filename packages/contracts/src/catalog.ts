@@ -106,3 +106,41 @@ export const ProductPageSchema = Type.Object({
   offset: Type.Integer({ minimum: 0 }),
   sort: Type.String(),
 });
+
+/**
+ * data/catalog.json: the seed the api loads into SQL and the image tool draws from. Product ids
+ * are stable; every product has a special edition with its own price, stock and colour.
+ */
+export const CatalogSeedSchema = Type.Object({
+  departments: Type.Array(
+    Type.Object({ slug: Type.String(), name: Type.String(), description: Type.String() }),
+  ),
+  products: Type.Array(
+    Type.Object({
+      id: Type.Integer({ minimum: 1 }),
+      department: Type.String(),
+      name: Type.String(),
+      kind: Type.String(),
+      description: Type.String(),
+      priceCents: Type.Integer({ minimum: 1 }),
+      stock: Type.Integer({ minimum: 0 }),
+      materials: Type.Array(Type.String()),
+      colour: Type.String(),
+      dimensions: Type.Object({
+        widthCm: Type.Integer({ minimum: 1 }),
+        depthCm: Type.Integer({ minimum: 1 }),
+        heightCm: Type.Integer({ minimum: 1 }),
+      }),
+      specialEdition: Type.Object({
+        name: Type.String(),
+        description: Type.String(),
+        priceCents: Type.Integer({ minimum: 1 }),
+        badge: Type.String(),
+        stock: Type.Integer({ minimum: 0 }),
+        colour: Type.String(),
+      }),
+    }),
+  ),
+});
+export type CatalogSeed = Static<typeof CatalogSeedSchema>;
+export type CatalogSeedProduct = CatalogSeed['products'][number];

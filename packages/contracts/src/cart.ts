@@ -1,7 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { randomIdPattern } from '../session/random-id.js';
-import { MAX_LINE_QUANTITY } from './repository.js';
-import { DEFAULT_SHIPPING_COUNTRY, SHIPPING_COUNTRIES } from './pricing.js';
+import { MAX_LINE_QUANTITY, MIN_LINE_QUANTITY } from './cart-limits.js';
+import { randomIdPattern } from './random-id.js';
+import { DEFAULT_SHIPPING_COUNTRY, SHIPPING_COUNTRIES } from './shipping.js';
+
+export const EDITIONS = ['standard', 'special'] as const;
+export type Edition = (typeof EDITIONS)[number];
 
 export const EditionSchema = Type.Union([Type.Literal('standard'), Type.Literal('special')], {
   description: 'standard, or the special edition (its own price and stock)',
@@ -21,7 +24,7 @@ export const CartQuerySchema = Type.Object({
 });
 
 const productId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Product id' });
-const quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY });
+const quantity = Type.Integer({ minimum: MIN_LINE_QUANTITY, maximum: MAX_LINE_QUANTITY });
 
 export const AddCartItemBodySchema = Type.Object({
   productId,
@@ -31,6 +34,7 @@ export const AddCartItemBodySchema = Type.Object({
 export type AddCartItemBody = Static<typeof AddCartItemBodySchema>;
 
 export const BuyNowBodySchema = AddCartItemBodySchema;
+export type CartItemInput = Static<typeof AddCartItemBodySchema>;
 
 export const UpdateCartItemBodySchema = Type.Object({ quantity });
 
@@ -68,3 +72,4 @@ export const CartSchema = Type.Object(
   { $id: 'Cart' },
 );
 export type Cart = Static<typeof CartSchema>;
+export type CartLine = Static<typeof CartLineSchema>;

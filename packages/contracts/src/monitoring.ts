@@ -1,12 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { INSTANT_PAY_FLAG, MONITORING_ACTIONS } from './monitoring-actions.js';
 
-/**
- * The custom action the web app sends when an order is placed (apps/web/app/monitoring/track.ts,
- * `SHOP_ACTIONS.placeOrder`): a session with one has converted.
- */
-export const PLACE_ORDER_ACTION = 'place order';
-/** The route experiment whose conversion the inspector charts (spec §4 "Experiments"). */
-export const INSTANT_PAY_FLAG = 'instant_pay';
+// The session inspector's api (GET /monitoring/...): sessions, their timelines and live counts.
 
 export const SESSION_LIST_DEFAULT = 50;
 export const SESSION_LIST_MAX = 500;
@@ -119,7 +114,7 @@ export const ConversionSchema = Type.Object({
   sessions: Type.Integer({ minimum: 0, description: 'Sessions that saw this variant' }),
   orderedSessions: Type.Integer({
     minimum: 0,
-    description: `Of those, sessions with a "${PLACE_ORDER_ACTION}" action credited to this variant`,
+    description: `Of those, sessions with a "${MONITORING_ACTIONS.placeOrder}" action credited to this variant`,
   }),
   conversion: Type.Union([Type.Number(), Type.Null()], {
     description: 'orderedSessions / sessions (0–1), null without sessions',

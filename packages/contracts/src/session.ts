@@ -6,7 +6,9 @@ export const BoundShopperSchema = Type.Object({
   name: Type.String(),
   email: Type.String(),
   team: Type.String(),
-  useDiscount: Type.Boolean(),
+  useDiscount: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'null only for the fixed demo user',
+  }),
   useNewCheckoutFlow: Type.Boolean(),
 });
 
@@ -28,6 +30,8 @@ export const SessionViewSchema = Type.Object(
   { $id: 'SessionView' },
 );
 export type SessionView = Static<typeof SessionViewSchema>;
+
+export type BoundShopper = Static<typeof BoundShopperSchema>;
 
 export const BindShopperBodySchema = Type.Object({
   shopperId: Type.String({

@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * A sample shopper record (docs/requirements.md R-3.4): what the browser stores as its identity
+ * and the api binds a session to. `useDiscount` is null only for the fixed demo user (R-3.7).
+ */
+export const SampleShopperSchema = Type.Object({
+  id: Type.String({ description: 'Short lowercase hex string' }),
+  name: Type.String(),
+  email: Type.String(),
+  team: Type.String(),
+  useDiscount: Type.Union([Type.Boolean(), Type.Null()]),
+  useNewCheckoutFlow: Type.Boolean(),
+});
+export type SampleShopper = Static<typeof SampleShopperSchema>;
+
+/** The two committed sample shopper lists (R-3.6), and the demo user outside them. */
+export const SHOPPER_LISTS = ['standard', 'loyalty'] as const;
+export type ShopperListKind = (typeof SHOPPER_LISTS)[number];
+export type ShopperListName = ShopperListKind | 'demo';
+
+/** R-3.5: the teams of the sample shoppers. */
+export const SHOPPER_TEAMS = [
+  'accounting',
+  'logistics',
+  'marketing',
+  'support',
+  'tools',
+  'engineering',
+  'human resources',
+  'sales',
+  'product',
+  'design',
+] as const;
+
+/** R-3.7: the user `rumdev` forces. Name and e-mail are ours (the product rules leave them out). */
+export const DEMO_USER: Readonly<SampleShopper> = Object.freeze({
+  id: 'dec0de01',
+  name: 'demo.user',
+  email: 'demo.user@example.com',
+  team: 'Dev',
+  useDiscount: null,
+  useNewCheckoutFlow: false,
+});
+
+/** Whether a parsed JSON value is a sample shopper record. */
+export function isSampleShopper(value: unknown): value is SampleShopper {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.id === 'string' &&
+    typeof record.name === 'string' &&
+    typeof record.email === 'string' &&
+    typeof record.team === 'string' &&
+    (typeof record.useDiscount === 'boolean' || record.useDiscount === null) &&
+    typeof record.useNewCheckoutFlow === 'boolean'
+  );
+}
