@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Unit tests only; browser tests are Playwright specs in tests/e2e.
 export default defineConfig({
+  // Workspace packages resolve to their TypeScript sources (the `source` export condition).
+  ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
     include: [
       'app/**/*.test.ts',

@@ -13,7 +13,7 @@ import { ErrorPage } from './components/error-page';
 import { Footer } from './components/footer';
 import { Navbar } from './components/navbar';
 import { apiGet } from './lib/api.server';
-import type { Department } from './lib/catalog';
+import type { Department } from '@showroom/contracts/catalog';
 import { loadRuntimeProfiles } from './lib/runtime-config.server';
 import stylesheet from './styles/app.css?url';
 

@@ -21,6 +21,10 @@ export const ERROR_CODES = [
   'QUANTITY_LIMIT',
   'CART_EMPTY',
   'CARD_DECLINED',
+  /** The card's expiry date has passed; `field` names the expiry field. */
+  'CARD_EXPIRED',
+  /** The card number fails the check digit (Luhn). */
+  'CARD_NUMBER_INVALID',
   /** The payment gateway did not answer; nothing was charged or changed. */
   'GATEWAY_ERROR',
   /** The same Idempotency-Key with a different order request. */
@@ -31,6 +35,8 @@ export const ERROR_CODES = [
   'ALLOCATION_HAS_NO_SPLIT',
   /** Too many requests; retry later. */
   'RATE_LIMITED',
+  /** The web server could not reach the api behind it (answered by the web's /api proxy). */
+  'API_UNREACHABLE',
   /** Anything unexpected; details stay in the api's log. */
   'INTERNAL',
 ] as const;

@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { INSTANT_PAY_FLAG, MONITORING_ACTIONS } from './monitoring-actions.js';
+import {
+  INSTANT_PAY_FLAG,
+  MONITORING_ACTIONS,
+  SESSION_LIST_DEFAULT,
+  SESSION_LIST_MAX,
+} from './monitoring-constants.js';
 
 // The session inspector's api (GET /monitoring/...): sessions, their timelines and live counts.
-
-export const SESSION_LIST_DEFAULT = 50;
-export const SESSION_LIST_MAX = 500;
-/** Most timeline entries one session answers (views, actions, errors, vitals, flags). */
-export const TIMELINE_MAX = 2000;
 
 const Millis = Type.Union([Type.Number(), Type.Null()], {
   description: 'Milliseconds (the SDK sends nanoseconds), or null when not measured',
@@ -138,3 +138,10 @@ export const MonitoringStatsSchema = Type.Object({
   }),
 });
 export type MonitoringStats = Static<typeof MonitoringStatsSchema>;
+
+export type MonitoringShopper = Static<typeof ShopperSchema>;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+/** GET /monitoring/sessions/{id}; `session` is a schema reference, so its type is named here. */
+export type SessionDetail = Omit<Static<typeof SessionDetailSchema>, 'session'> & {
+  session: SessionSummary;
+};

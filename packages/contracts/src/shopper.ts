@@ -1,18 +1,16 @@
-import { Type, type Static } from 'typebox';
-
 /**
  * A sample shopper record (docs/requirements.md R-3.4): what the browser stores as its identity
  * and the api binds a session to. `useDiscount` is null only for the fixed demo user (R-3.7).
  */
-export const SampleShopperSchema = Type.Object({
-  id: Type.String({ description: 'Short lowercase hex string' }),
-  name: Type.String(),
-  email: Type.String(),
-  team: Type.String(),
-  useDiscount: Type.Union([Type.Boolean(), Type.Null()]),
-  useNewCheckoutFlow: Type.Boolean(),
-});
-export type SampleShopper = Static<typeof SampleShopperSchema>;
+export interface SampleShopper {
+  /** Short lowercase hex string. */
+  id: string;
+  name: string;
+  email: string;
+  team: string;
+  useDiscount: boolean | null;
+  useNewCheckoutFlow: boolean;
+}
 
 /** The two committed sample shopper lists (R-3.6), and the demo user outside them. */
 export const SHOPPER_LISTS = ['standard', 'loyalty'] as const;

@@ -1,4 +1,4 @@
-import type { CardInput } from '../lib/shop-types';
+import type { SaveCardBody as CardInput } from '@showroom/contracts/payments';
 
 /** The card form as typed: the number with spaces, the expiry as MM/YY. */
 export interface CardFormValues {
@@ -74,17 +74,6 @@ export function toCardInput(values: CardFormValues): CardInput {
     expYear: expiry.year,
     cvc: values.cvc.trim(),
   };
-}
-
-/** The brand a card number shows as it is typed (the api decides the charged brand). */
-export function cardBrandOf(number: string): string {
-  const digits = number.replace(/\D/g, '');
-  const prefix4 = Number(digits.slice(0, 4));
-  if (digits.startsWith('4')) return 'visa';
-  if (/^5[1-5]/.test(digits) || (prefix4 >= 2221 && prefix4 <= 2720)) return 'mastercard';
-  if (/^3[47]/.test(digits)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
-  return 'card';
 }
 
 /** `visa` → `Visa`; the api names brands in lower case. */

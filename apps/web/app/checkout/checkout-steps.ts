@@ -1,4 +1,6 @@
-import type { InstantPayVariant } from '../lib/shop-types';
+import type { ErrorCode } from '@showroom/contracts/errors';
+import type { TransportErrorCode } from '../lib/api-client';
+import type { InstantPayVariant } from '@showroom/contracts/orders';
 
 /** The classic checkout's steps, in order. */
 export const CHECKOUT_STEPS = ['shipping', 'payment', 'review'] as const;
@@ -51,7 +53,10 @@ export function checkoutStepReducer(state: StepState, action: StepAction): StepS
  * The step holding what an api error is about: its `field` (`shipping.postalCode`,
  * `payment.card.number`) or, without one, its code (a declined card is the payment's).
  */
-export function stepOfError(error: { field?: string | undefined; code?: string }): CheckoutStep {
+export function stepOfError(error: {
+  field?: string | undefined;
+  code?: ErrorCode | TransportErrorCode;
+}): CheckoutStep {
   const field = error.field ?? '';
   if (field.startsWith('shipping.')) return 'shipping';
   if (field.startsWith('payment.')) return 'payment';
@@ -59,7 +64,7 @@ export function stepOfError(error: { field?: string | undefined; code?: string }
   return 'review';
 }
 
-/** How the instant_pay experiment (spec §4) changes the pay button. */
+/** How the instant_pay experiment (R-4.7) changes the pay button. */
 export interface PayButton {
   label: string;
   /** c: the order is placed from the payment step, without a review step. */

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { Edition } from '../lib/catalog';
+import type { Edition } from '@showroom/contracts/cart';
 import { useShopClient } from '../lib/shop-session';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { BuyNowButton } from './buy-now-button';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { CartItemInput } from '../lib/shop-types';
+import type { CartItemInput } from '@showroom/contracts/cart';
 import { useShopClient } from '../lib/shop-session';
 
 /** What a checkout reached through Buy now carries in its history entry. */

@@ -8,6 +8,8 @@ import {
   useState,
 } from 'react';
 import type { ReactNode } from 'react';
+import { ApiError, onApiFailure } from '../lib/api-client';
+import { messageOf } from '../lib/api-errors';
 import { trackError } from '../monitoring/track';
 
 export interface ShownError {
@@ -21,7 +23,7 @@ interface ErrorModalApi {
 
 const ErrorModalContext = createContext<ErrorModalApi | null>(null);
 
-/** Reports an error to the shopper in a modal dialog (spec §2 "an error modal"). */
+/** Reports an error to the shopper in a modal dialog. */
 export function useErrorModal(): ErrorModalApi {
   const api = useContext(ErrorModalContext);
   if (!api) throw new Error('useErrorModal must be used inside <ErrorModalProvider>');
@@ -29,6 +31,7 @@ export function useErrorModal(): ErrorModalApi {
 }
 
 export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return messageOf(error);
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   return 'Something went wrong.';
@@ -42,6 +45,11 @@ export function ErrorModalProvider({ children }: { children: ReactNode }) {
     trackError(error, { source: 'error-modal', title });
   }, []);
   const api = useMemo(() => ({ showError }), [showError]);
+  // Calls the api client could not complete (no answer, a 5xx) are shown here, once.
+  useEffect(
+    () => onApiFailure((error) => showError(error, 'The shop could not answer')),
+    [showError],
+  );
   return (
     <ErrorModalContext.Provider value={api}>
       {children}

@@ -1,6 +1,6 @@
 import { Link, NavLink } from 'react-router';
 import { useCartSnapshot } from '../lib/cart-store';
-import type { Department } from '../lib/catalog';
+import type { Department } from '@showroom/contracts/catalog';
 import { useShopClient } from '../lib/shop-session';
 
 export interface NavbarProps {

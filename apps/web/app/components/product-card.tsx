@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { productPath, type ProductSummary } from '../lib/catalog';
+import type { ProductSummary } from '@showroom/contracts/catalog';
+import { productPath } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
 import { ProductImage } from './product-image';
 

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
-import { productPath, type Edition, type Product } from '../lib/catalog';
+import type { Edition } from '@showroom/contracts/cart';
+import type { Product } from '@showroom/contracts/catalog';
+import { productPath } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { AddToCart } from './add-to-cart';

@@ -1,5 +1,5 @@
 import { useStringFlagValue } from '@openfeature/react-sdk';
-import type { ProductSummary } from '../lib/catalog';
+import type { ProductSummary } from '@showroom/contracts/catalog';
 import {
   DEFAULT_RECOMMENDATION_STRATEGY,
   isRecommendationStrategy,

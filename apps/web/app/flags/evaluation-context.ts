@@ -1,24 +1,16 @@
 import type { EvaluationContext } from '@openfeature/web-sdk';
-import type { BrowserFamily } from '../startup/browser-family';
-import type { SampleShopper } from '../startup/sample-identity';
+import type { BrowserFamily } from '@showroom/contracts/browser-family';
+import { buildFlagSubject } from '@showroom/contracts/flag-subject';
+import type { SampleShopper } from '@showroom/contracts/shopper';
 
 /**
- * Spec §4: the flag evaluation context is the stored identity plus the browser family. Targeting
- * rules in the flag service use these attribute names.
+ * R-4.19: the flag evaluation context is the stored identity plus the browser family — the
+ * contract's flag subject, so the api's own evaluations see the same attributes.
  */
 export function buildEvaluationContext(
   identity: SampleShopper | null,
   browser: BrowserFamily,
 ): EvaluationContext {
-  if (!identity) return { targetingKey: '', browser };
-  return {
-    targetingKey: identity.id,
-    user_id: identity.id,
-    user_name: identity.name,
-    user_email: identity.email,
-    browser,
-    team: identity.team,
-    useDiscount: identity.useDiscount,
-    useNewCheckoutFlow: identity.useNewCheckoutFlow,
-  };
+  const subject = buildFlagSubject(identity, browser);
+  return { targetingKey: subject.targetingKey, ...subject.attributes };
 }

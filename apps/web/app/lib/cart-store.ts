@@ -1,3 +1,4 @@
+import { DEFAULT_SHIPPING_COUNTRY, type ShippingCountry } from '@showroom/contracts/shipping';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -9,10 +10,8 @@ export interface CartSnapshot {
   /** Units in the cart; null until the api has answered on this page. */
   itemCount: number | null;
   /** Shipping country chosen on /cart, used as the checkout's first choice. */
-  country: string;
+  country: ShippingCountry;
 }
-
-export const DEFAULT_SHIPPING_COUNTRY = 'US';
 
 export function createCartStore() {
   let snapshot: CartSnapshot = { itemCount: null, country: DEFAULT_SHIPPING_COUNTRY };
@@ -30,7 +29,7 @@ export function createCartStore() {
       return () => listeners.delete(listener);
     },
     setItemCount: (itemCount: number) => update({ itemCount }),
-    setCountry: (country: string) => update({ country }),
+    setCountry: (country: ShippingCountry) => update({ country }),
   };
 }
 

@@ -1,64 +1,23 @@
-/** Shapes of the api's catalog answers (see the api's /docs). */
-export interface Department {
-  slug: string;
-  name: string;
-  description: string;
-  productCount: number;
+import type { ProductSort } from '@showroom/contracts/catalog';
+import type { Edition } from '@showroom/contracts/cart';
+
+/** The listing's sort choices, in the order the api's PRODUCT_SORTS names them. */
+export const PRODUCT_SORT_LABELS: Readonly<Record<ProductSort, string>> = {
+  featured: 'Featured',
+  'price-asc': 'Price: low to high',
+  'price-desc': 'Price: high to low',
+  'name-asc': 'Name: A–Z',
+  'name-desc': 'Name: Z–A',
+};
+
+export function isProductSort(value: string | null): value is ProductSort {
+  return value !== null && Object.hasOwn(PRODUCT_SORT_LABELS, value);
 }
-
-export interface ProductSummary {
-  id: number;
-  department: string;
-  name: string;
-  kind: string;
-  priceCents: number;
-  stock: number;
-  colour: string;
-  materials: string[];
-  specialEdition: { priceCents: number; badge: string; stock: number };
-}
-
-export interface Product extends Omit<ProductSummary, 'specialEdition'> {
-  description: string;
-  dimensions: { widthCm: number; depthCm: number; heightCm: number };
-  specialEdition: {
-    name: string;
-    description: string;
-    priceCents: number;
-    badge: string;
-    stock: number;
-  };
-}
-
-export interface ProductPage {
-  department: Department;
-  products: ProductSummary[];
-  total: number;
-  limit: number;
-  offset: number;
-  sort: string;
-}
-
-export const PRODUCT_SORTS = [
-  { value: 'featured', label: 'Featured' },
-  { value: 'price-asc', label: 'Price: low to high' },
-  { value: 'price-desc', label: 'Price: high to low' },
-  { value: 'name-asc', label: 'Name: A–Z' },
-  { value: 'name-desc', label: 'Name: Z–A' },
-] as const;
-
-export type ProductSortValue = (typeof PRODUCT_SORTS)[number]['value'];
-
-export function isProductSort(value: string | null): value is ProductSortValue {
-  return PRODUCT_SORTS.some((sort) => sort.value === value);
-}
-
-export type Edition = 'standard' | 'special';
 
 const SPECIAL_PREFIX = 'special-edition-';
 
 /**
- * The `{product}` segment of a product path: `12` or `special-edition-12` (spec §2). React
+ * The `{product}` segment of a product path: `12` or `special-edition-12` (R-2.1). React
  * Router has no partial dynamic segments, so one route parses both forms.
  */
 export function parseProductParam(

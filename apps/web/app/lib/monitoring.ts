@@ -1,85 +1,15 @@
-// The session inspector's view of the api's /monitoring routes (the api's OpenAPI document at
-// /docs is the contract; these are the fields the pages read), and how the pages format them.
+import type { MonitoringShopper } from '@showroom/contracts/monitoring';
+import { SESSION_LIST_DEFAULT, SESSION_LIST_MAX } from '@showroom/contracts/monitoring-constants';
 
-export interface Shopper {
-  /** null for the placeholder identity (isJohnDoe): a name and e-mail only. */
-  id: string | null;
-  name: string | null;
-  team: string | null;
-}
-
-export interface SessionSummary {
-  id: string;
-  firstSeen: number;
-  lastSeen: number;
-  shopper: Shopper | null;
-  anonymous: boolean;
-  flags: Record<string, string[]>;
-  viewCount: number;
-  actionCount: number;
-  errorCount: number;
-  lcpMs: number | null;
-  hasReplay: boolean;
-  service: string | null;
-  version: string | null;
-}
-
-export type TimelineKind = 'view' | 'action' | 'error' | 'vital' | 'long_task' | 'flag';
-
-export interface TimelineEntry {
-  kind: TimelineKind;
-  date: number;
-  viewId: string | null;
-  title: string;
-  usrId: string | null;
-  featureFlags: Record<string, unknown> | null;
-  detail: Record<string, string | number | boolean | null>;
-}
-
-export interface SessionView {
-  id: string;
-  date: number;
-  url: string | null;
-  name: string | null;
-  documentVersion: number;
-  loadingTimeMs: number | null;
-  fcpMs: number | null;
-  lcpMs: number | null;
-  inpMs: number | null;
-  cls: number | null;
-  timeSpentMs: number | null;
-  actionCount: number;
-  errorCount: number;
-  featureFlags: Record<string, unknown>;
-}
-
-export interface SessionDetail {
-  session: SessionSummary;
-  views: SessionView[];
-  timeline: TimelineEntry[];
-}
-
-export interface MonitoringStats {
-  generatedAt: number;
-  sessions: { total: number; anonymous: number };
-  flags: { key: string; variants: { variant: string; sessions: number }[] }[];
-  instantPay: {
-    variant: string;
-    sessions: number;
-    orderedSessions: number;
-    conversion: number | null;
-    shopOrders: number;
-  }[];
-}
+// How the session inspector pages format what the api's /monitoring routes answer.
 
 /** How many sessions the inspector lists, unless `?limit=` (1–500) says otherwise. */
-export const INSPECTOR_SESSION_LIMIT = 50;
-const INSPECTOR_SESSION_MAX = 500;
+export const INSPECTOR_SESSION_LIMIT = SESSION_LIST_DEFAULT;
 
 /** The `?limit=` of the inspector page: a whole number from 1 to 500, else the default. */
 export function sessionLimit(raw: string | null): number {
   const limit = Number(raw);
-  return raw !== null && Number.isInteger(limit) && limit >= 1 && limit <= INSPECTOR_SESSION_MAX
+  return raw !== null && Number.isInteger(limit) && limit >= 1 && limit <= SESSION_LIST_MAX
     ? limit
     : INSPECTOR_SESSION_LIMIT;
 }
@@ -111,7 +41,7 @@ export function formatFlags(flags: Record<string, string[]>): string {
 }
 
 /** The shopper as the pages show it: `ada.lovelace · engineering (a1b2c3d4)`. */
-export function describeShopper(shopper: Shopper | null): string {
+export function describeShopper(shopper: MonitoringShopper | null): string {
   if (!shopper) return 'anonymous';
   const who = [shopper.name ?? shopper.id, shopper.team].filter(Boolean).join(' · ');
   return shopper.id !== null && shopper.name !== null ? `${who} (${shopper.id})` : who;

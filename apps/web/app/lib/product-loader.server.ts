@@ -1,11 +1,7 @@
 import { ApiResponseError, apiGet } from './api.server';
-import {
-  parseProductParam,
-  type Edition,
-  type Product,
-  type ProductPage,
-  type ProductSummary,
-} from './catalog';
+import type { Edition } from '@showroom/contracts/cart';
+import type { Product, ProductPage, ProductSummary } from '@showroom/contracts/catalog';
+import { parseProductParam } from './catalog';
 import { routeInvalid } from './page-errors';
 
 /**

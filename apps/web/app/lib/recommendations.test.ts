@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductSummary } from './catalog';
+import type { ProductSummary } from '@showroom/contracts/catalog';
 import { recommend } from './recommendations';
 
 function product(id: number, priceCents: number, materials: string[]): ProductSummary {

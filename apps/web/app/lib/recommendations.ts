@@ -1,4 +1,4 @@
-import type { ProductSummary } from './catalog';
+import type { ProductSummary } from '@showroom/contracts/catalog';
 
 /** Variants of the `recommendations_strategy` string flag. */
 export const RECOMMENDATION_STRATEGIES = ['bestsellers', 'similar-materials', 'price-low'] as const;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCartStore } from './cart-store';
-import { ShopApiError, type ShopApi } from './shop-api';
+import { ApiError } from './api-client';
+import type { ShopApi } from './shop-api';
 import { createShopClient } from './shop-session';
-import type { Cart, SessionView } from './shop-types';
+import type { Cart } from '@showroom/contracts/cart';
+import type { SessionView } from '@showroom/contracts/session';
 
 const session = (shopperId: string | null, itemCount = 0): SessionView => ({
   shopper:
@@ -35,7 +37,11 @@ function fakeApi(options: { stored?: string | null; bindFails?: number } = {}) {
       calls.push(`PUT /session/shopper ${id}`);
       if (options.bindFails) {
         return Promise.reject(
-          new ShopApiError(options.bindFails, { code: 'X', message: 'bind failed' }),
+          new ApiError(
+            options.bindFails,
+            options.bindFails === 404 ? 'SHOPPER_NOT_FOUND' : 'INTERNAL',
+            'bind failed',
+          ),
         );
       }
       bound = id;

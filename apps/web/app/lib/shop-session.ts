@@ -2,8 +2,11 @@ import { useEffect, useMemo } from 'react';
 import type { StartupResult } from '../startup/orchestrator';
 import { useStartup } from '../startup/startup-context';
 import { cartStore, type CartStore } from './cart-store';
-import { createShopApi, ShopApiError, type PlaceOrderOptions, type ShopApi } from './shop-api';
-import type { Cart, CartItemInput, PlaceOrderRequest, SessionView } from './shop-types';
+import { ApiError, createApiClient } from './api-client';
+import { createShopApi, type PlaceOrderOptions, type ShopApi } from './shop-api';
+import type { Cart, CartItemInput } from '@showroom/contracts/cart';
+import type { PlaceOrderBody as PlaceOrderRequest } from '@showroom/contracts/checkout';
+import type { SessionView } from '@showroom/contracts/session';
 
 /**
  * The shop api as pages use it: every call waits for this page's session to be ready, and
@@ -29,7 +32,7 @@ export function createShopClient(
         view = await api.bindShopper(shopperId);
       } catch (error) {
         // An identity the api does not know (an edited local storage) shops anonymously.
-        if (!(error instanceof ShopApiError && error.status === 404)) throw error;
+        if (!(error instanceof ApiError && error.code === 'SHOPPER_NOT_FOUND')) throw error;
         warn('The shop does not know this sample shopper; shopping without one:', error.message);
       }
     }
@@ -54,6 +57,9 @@ export function createShopClient(
 
   return {
     ready,
+    /** The inspector's live counts: operator data, no session needed. */
+    monitoringStats: () => api.monitoringStats(),
+    monitoringSessions: (limit: number) => api.monitoringSessions(limit),
     async getCart(country?: string): Promise<Cart> {
       await ready();
       return track(api.getCart(country));
@@ -112,7 +118,7 @@ export function shopClientFor(startup: StartupResult): ShopClient {
   const shopperId = startup.identity?.id ?? null;
   const key = `${startup.backendUrl} ${shopperId ?? ''}`;
   if (current?.key !== key) {
-    const api = createShopApi(startup.backendUrl);
+    const api = createShopApi(createApiClient({ baseUrl: startup.backendUrl }));
     current = {
       key,
       client: createShopClient(api, shopperId, cartStore, (message, detail) =>

@@ -1,19 +1,32 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useShopClient, type ShopClient } from './shop-session';
 
+/**
+ * A load's state. `data` is the last answer (kept while a new key loads and after a failed
+ * reload, so a page never blanks what the shopper was looking at); `error` the last failure.
+ */
 export type ShopQuery<T> =
-  | { status: 'loading'; data: null; error: null }
+  | { status: 'loading'; data: T | null; error: null }
   | { status: 'done'; data: T; error: null }
-  | { status: 'failed'; data: null; error: unknown };
+  | { status: 'failed'; data: T | null; error: unknown };
+
+export type ShopQueryResult<T> = ShopQuery<T> & {
+  /** Loads again (a "Try again" button, or after a change elsewhere). */
+  reload(): void;
+  /** Replaces the data with an answer the page already has (a mutation's result). */
+  setData(data: T): void;
+};
 
 /**
- * Loads data from the shop api once start-up has opened the session, again whenever `key`
- * changes or `reload()` is called. A null key waits. Answers of an older key are dropped.
+ * The one way pages load shop data in the browser (docs/decisions/006): `load` runs once
+ * start-up has opened this page's api session (bound to the sample shopper), again whenever
+ * `key` changes or `reload()` is called; a null key waits. Answers for an older key are
+ * dropped. Render the states with <ShopQueryView>.
  */
 export function useShopQuery<T>(
   key: string | null,
   load: (client: ShopClient) => Promise<T>,
-): ShopQuery<T> & { reload(): void; setData(data: T): void } {
+): ShopQueryResult<T> {
   const client = useShopClient();
   const [query, setQuery] = useState<ShopQuery<T>>({ status: 'loading', data: null, error: null });
   const [revision, setRevision] = useState(0);
@@ -27,7 +40,7 @@ export function useShopQuery<T>(
         if (active) setQuery({ status: 'done', data, error: null });
       },
       (error: unknown) => {
-        if (active) setQuery({ status: 'failed', data: null, error });
+        if (active) setQuery((previous) => ({ status: 'failed', data: previous.data, error }));
       },
     );
     return () => {

@@ -1,19 +1,14 @@
 // Custom monitoring events of the shop: one helper, so every key step is named the same way
 // everywhere and a missing or failing monitoring SDK (ad blocker, webview) never breaks the shop.
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 import { useEffect, useRef } from 'react';
 
 /**
  * The shop's key steps, sent as custom actions with their amount (`amountContext`): the cart's
  * total for adding to the cart and beginning checkout, the order's total for placing it. The
- * api's session inspector counts `placeOrder` as a conversion
- * (apps/api/src/modules/monitoring/schemas.ts PLACE_ORDER_ACTION).
+ * names are the contract's, which the api's session inspector counts `placeOrder` by.
  */
-export const SHOP_ACTIONS = {
-  addToCart: 'add to cart',
-  beginCheckout: 'begin checkout',
-  placeOrder: 'place order',
-  loyaltySignUp: 'loyalty sign-up',
-} as const;
+export const SHOP_ACTIONS = MONITORING_ACTIONS;
 
 /** Flat attributes of an action or error; `undefined` entries are left out. */
 export type MonitoringContext = Record<string, string | number | boolean | null | undefined>;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { LIVE_REFRESH_MS, type MonitoringStats, type SessionSummary } from '../lib/monitoring';
-import { useStartup } from '../startup/startup-context';
+import type { MonitoringStats, SessionSummary } from '@showroom/contracts/monitoring';
+import { LIVE_REFRESH_MS } from '../lib/monitoring';
+import { useShopClient } from '../lib/shop-session';
 
 export interface LiveMonitoring {
   stats: MonitoringStats;
@@ -13,15 +14,15 @@ export interface LiveMonitoring {
 
 /**
  * The inspector's live counts: starts from the server-rendered data, then the browser asks the
- * api itself (at the profile's backend address, so the call is traced like any shop call)
- * every LIVE_REFRESH_MS while the tab is visible.
+ * api itself through the one api client (so the call is traced like any shop call) every
+ * LIVE_REFRESH_MS while the tab is visible. A failed refresh keeps the numbers, marked stale.
  */
 export function useLiveMonitoring(initial: {
   stats: MonitoringStats;
   sessions: SessionSummary[];
   limit: number;
 }): LiveMonitoring {
-  const backendUrl = useStartup()?.backendUrl ?? null;
+  const client = useShopClient();
   const { limit } = initial;
   const [live, setLive] = useState<LiveMonitoring>(() => ({
     stats: initial.stats,
@@ -31,16 +32,14 @@ export function useLiveMonitoring(initial: {
   }));
 
   useEffect(() => {
-    if (backendUrl === null) return;
+    if (client === null) return;
     let active = true;
     const refresh = async () => {
       if (document.visibilityState === 'hidden') return;
       try {
         const [stats, list] = await Promise.all([
-          getJson<MonitoringStats>(`${backendUrl}/monitoring/stats`),
-          getJson<{ sessions: SessionSummary[] }>(
-            `${backendUrl}/monitoring/sessions?limit=${limit}`,
-          ),
+          client.monitoringStats(),
+          client.monitoringSessions(limit),
         ]);
         if (active) {
           setLive({ stats, sessions: list.sessions, updatedAt: stats.generatedAt, stale: false });
@@ -54,13 +53,7 @@ export function useLiveMonitoring(initial: {
       active = false;
       window.clearInterval(timer);
     };
-  }, [backendUrl, limit]);
+  }, [client, limit]);
 
   return live;
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return (await response.json()) as T;
 }

@@ -1,3 +1,4 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { payButtonFor } from '../checkout/checkout-steps';
@@ -8,7 +9,9 @@ import { SinglePageCheckout } from '../components/checkout/single-page-checkout'
 import { useCheckoutData } from '../components/checkout/use-checkout-data';
 import { useCheckoutForm } from '../components/checkout/use-checkout-form';
 import { useDemoFeature } from '../flags/use-demo-feature';
-import type { Cart, CheckoutFlow, InstantPayVariant, PaymentMethod } from '../lib/shop-types';
+import type { Cart } from '@showroom/contracts/cart';
+import type { CheckoutFlow, InstantPayVariant } from '@showroom/contracts/orders';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { readInstantPayVariant } from '../startup/experiments';
 import type { StartupResult } from '../startup/orchestrator';
@@ -106,8 +109,8 @@ function CheckoutBody({
 }: {
   startup: StartupResult;
   cart: Cart;
-  country: string;
-  onCountry(country: string): void;
+  country: ShippingCountry;
+  onCountry(country: ShippingCountry): void;
   savedCards: PaymentMethod[] | null;
   flow: CheckoutFlow;
   countryFirst: boolean;

@@ -2,7 +2,8 @@ import { Form, useSubmit } from 'react-router';
 import type { Route } from './+types/department';
 import { ProductCard } from '../components/product-card';
 import { ApiResponseError, apiGet } from '../lib/api.server';
-import { PRODUCT_SORTS, isProductSort, type ProductPage } from '../lib/catalog';
+import type { ProductPage } from '@showroom/contracts/catalog';
+import { PRODUCT_SORT_LABELS, isProductSort } from '../lib/catalog';
 import { routeInvalid } from '../lib/page-errors';
 
 export async function loader({ params, request }: Route.LoaderArgs) {
@@ -43,9 +44,9 @@ export default function DepartmentPage({ loaderData }: Route.ComponentProps) {
         >
           <label htmlFor="sort">Sort by</label>
           <select id="sort" name="sort" defaultValue={sort} key={sort}>
-            {PRODUCT_SORTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
+            {Object.entries(PRODUCT_SORT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
               </option>
             ))}
           </select>

@@ -5,7 +5,7 @@ import { LoyaltyBanner } from '../components/loyalty-banner';
 import { DepartmentImage } from '../components/product-image';
 import { ProductCard } from '../components/product-card';
 import { apiGet } from '../lib/api.server';
-import type { ProductPage } from '../lib/catalog';
+import type { ProductPage } from '@showroom/contracts/catalog';
 import { useRootData } from '../root';
 
 export async function loader({ request }: Route.LoaderArgs) {

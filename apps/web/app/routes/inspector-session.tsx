@@ -1,14 +1,13 @@
 import { data, Link } from 'react-router';
 import type { Route } from './+types/inspector-session';
 import { ApiResponseError, apiGet } from '../lib/api.server';
+import type { SessionDetail, TimelineEntry } from '@showroom/contracts/monitoring';
 import {
   describeShopper,
   formatDuration,
   formatFlags,
   formatTime,
   plural,
-  type SessionDetail,
-  type TimelineEntry,
 } from '../lib/monitoring';
 import type { PageErrorData } from '../lib/page-errors';
 import stylesheet from '../styles/inspector.css?url';

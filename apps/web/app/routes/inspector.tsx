@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/inspector';
 import { BarChart } from '../components/bar-chart';
 import { apiGet } from '../lib/api.server';
+import type { MonitoringStats, SessionSummary } from '@showroom/contracts/monitoring';
 import {
   describeShopper,
   formatDuration,
@@ -10,8 +11,6 @@ import {
   formatTime,
   plural,
   sessionLimit,
-  type MonitoringStats,
-  type SessionSummary,
 } from '../lib/monitoring';
 import { useLiveMonitoring } from '../monitoring/use-live-monitoring';
 import stylesheet from '../styles/inspector.css?url';

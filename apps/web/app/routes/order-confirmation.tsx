@@ -2,8 +2,9 @@ import { Link } from 'react-router';
 import type { Route } from './+types/order-confirmation';
 import { ErrorPage } from '../components/error-page';
 import { OrderDetails, formatOrderDate } from '../components/orders/order-details';
-import { ShopApiError } from '../lib/shop-api';
+import { ApiError } from '../lib/api-client';
 import { useShopQuery } from '../lib/use-shop-query';
+import { ShopQueryView } from '../components/shop-query-view';
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `Order ${params.orderId} — Showroom` }];
@@ -19,30 +20,19 @@ export default function OrderConfirmationPage({ params }: Route.ComponentProps) 
 
   if (order.status === 'failed') {
     const missing =
-      order.error instanceof ShopApiError &&
-      (order.error.status === 404 || order.error.status === 400);
+      order.error instanceof ApiError &&
+      (order.error.code === 'NOT_FOUND' || order.error.code === 'VALIDATION_ERROR');
     if (missing) {
       return <ErrorPage status={404} message={`Order not found: ${params.orderId}`} />;
     }
-    return (
-      <section className="order-page">
-        <h1>Your order</h1>
-        <div className="notice notice--error" role="alert">
-          <p>
-            {order.error instanceof Error ? order.error.message : 'The order could not be loaded.'}
-          </p>
-          <button type="button" className="button button--small" onClick={order.reload}>
-            Try again
-          </button>
-        </div>
-      </section>
-    );
   }
-  if (order.status === 'loading') {
+  if (order.status !== 'done') {
     return (
-      <section className="order-page" aria-busy="true">
+      <section className="order-page" aria-busy={order.status === 'loading'}>
         <h1>Your order</h1>
-        <p className="muted">Loading your order…</p>
+        <ShopQueryView query={order} loading="Loading your order…">
+          {() => null}
+        </ShopQueryView>
       </section>
     );
   }

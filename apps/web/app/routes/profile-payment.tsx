@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { AddCardForm } from '../components/profile/add-card-form';
 import { SavedCardList } from '../components/profile/saved-cards';
 import { useShopQuery } from '../lib/use-shop-query';
+import { ShopQueryView } from '../components/shop-query-view';
 
 export function meta() {
   return [{ title: 'Payment methods — Showroom' }];
@@ -19,20 +20,14 @@ export default function ProfilePaymentPage() {
       <div className="profile-payment">
         <section className="profile-section" aria-labelledby="saved-cards-heading">
           <h2 id="saved-cards-heading">Saved cards</h2>
-          {cards.status === 'loading' ? <p className="muted">Loading your cards…</p> : null}
-          {cards.status === 'failed' ? (
-            <p className="notice notice--error" role="alert">
-              {cards.error instanceof Error
-                ? cards.error.message
-                : 'Your cards could not be loaded.'}
-            </p>
-          ) : null}
-          {cards.status === 'done' ? (
-            <SavedCardList
-              cards={cards.data}
-              onDeleted={(id) => cards.setData(cards.data.filter((card) => card.id !== id))}
-            />
-          ) : null}
+          <ShopQueryView query={cards} loading="Loading your cards…">
+            {(list) => (
+              <SavedCardList
+                cards={list}
+                onDeleted={(id) => cards.setData(list.filter((card) => card.id !== id))}
+              />
+            )}
+          </ShopQueryView>
         </section>
         <section className="profile-section" aria-labelledby="add-card-heading">
           <h2 id="add-card-heading">Add a card</h2>

@@ -4,6 +4,7 @@ import { SavedCardList } from '../components/profile/saved-cards';
 import { useDemoFeature } from '../flags/use-demo-feature';
 import { useShopQuery } from '../lib/use-shop-query';
 import { useStartup } from '../startup/startup-context';
+import { ShopQueryView } from '../components/shop-query-view';
 
 export function meta() {
   return [{ title: 'Your profile — Showroom' }];
@@ -39,18 +40,14 @@ function ProfileSavedCards() {
   return (
     <section className="profile-section" aria-labelledby="saved-cards-heading">
       <h2 id="saved-cards-heading">Saved cards</h2>
-      {cards.status === 'loading' ? <p className="muted">Loading your cards…</p> : null}
-      {cards.status === 'failed' ? (
-        <p className="notice notice--error" role="alert">
-          {cards.error instanceof Error ? cards.error.message : 'Your cards could not be loaded.'}
-        </p>
-      ) : null}
-      {cards.status === 'done' ? (
-        <SavedCardList
-          cards={cards.data}
-          onDeleted={(id) => cards.setData(cards.data.filter((card) => card.id !== id))}
-        />
-      ) : null}
+      <ShopQueryView query={cards} loading="Loading your cards…">
+        {(list) => (
+          <SavedCardList
+            cards={list}
+            onDeleted={(id) => cards.setData(list.filter((card) => card.id !== id))}
+          />
+        )}
+      </ShopQueryView>
       <p>
         <Link to="/profile-payment">Add or manage cards</Link>
       </p>

@@ -2,14 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface Shopper {
-  id: string;
-  name: string;
-  email: string;
-  team: string;
-  useDiscount: boolean | null;
-  useNewCheckoutFlow: boolean;
-}
+import type { SampleShopper } from '@showroom/contracts/shopper';
+
+export type Shopper = SampleShopper;
 
 const DATA = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

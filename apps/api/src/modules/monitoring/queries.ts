@@ -1,8 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RumSessionTable } from '../../db/schema.js';
-import { INSTANT_PAY_FLAG, MONITORING_ACTIONS } from '@showroom/contracts/monitoring-actions';
 import {
+  INSTANT_PAY_FLAG,
+  MONITORING_ACTIONS,
   TIMELINE_MAX,
+} from '@showroom/contracts/monitoring-constants';
+import {
   type MonitoringStats,
   type SessionSummary,
   type TimelineEntry,

@@ -1,4 +1,5 @@
 import { detectCardBrand, type CardBrand } from '@showroom/contracts/card-brand';
+import type { ErrorCode } from '@showroom/contracts/errors';
 import { ApiError } from '../../http/errors.js';
 
 /** Card details as a client sends them: expiry as month + year, or as one `MM/YY` string. */
@@ -56,12 +57,13 @@ export function validateCard(
   options: { now: Date; fieldPrefix?: string },
 ): ValidatedCard {
   const prefix = options.fieldPrefix ?? '';
-  const fail = (field: string, message: string) =>
-    new ApiError(400, 'VALIDATION_ERROR', message, `${prefix}${field}`);
+  const fail = (field: string, message: string, code: ErrorCode = 'VALIDATION_ERROR') =>
+    new ApiError(400, code, message, `${prefix}${field}`);
 
   const number = normaliseCardNumber(input.number);
   if (!/^\d{12,19}$/.test(number)) throw fail('number', 'Card number must be 12 to 19 digits');
-  if (!isLuhnValid(number)) throw fail('number', 'Card number is not valid: check the digits');
+  if (!isLuhnValid(number))
+    throw fail('number', 'Card number is not valid: check the digits', 'CARD_NUMBER_INVALID');
 
   const { month, year, field } = readExpiry(input, fail);
   if (month < 1 || month > 12) throw fail(field ?? 'expMonth', 'Expiry month must be from 1 to 12');
@@ -69,7 +71,7 @@ export function validateCard(
   const nowMonth = options.now.getUTCMonth() + 1;
   if (year * 12 + month < nowYear * 12 + nowMonth) {
     const expiredField = field ?? (year < nowYear ? 'expYear' : 'expMonth');
-    throw fail(expiredField, 'Card has expired');
+    throw fail(expiredField, 'Card has expired', 'CARD_EXPIRED');
   }
   if (year > nowYear + MAX_CARD_YEARS_AHEAD) {
     throw fail(field ?? 'expYear', `Expiry year must be within ${MAX_CARD_YEARS_AHEAD} years`);
@@ -89,7 +91,7 @@ export function validateCard(
 
 function readExpiry(
   input: CardInput,
-  fail: (field: string, message: string) => ApiError,
+  fail: (field: string, message: string, code?: ErrorCode) => ApiError,
 ): { month: number; year: number; field?: 'expiry' } {
   if (input.expiry !== undefined) {
     const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(input.expiry);

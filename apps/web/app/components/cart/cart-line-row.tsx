@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { productPath } from '../../lib/catalog';
 import { formatPrice } from '../../lib/money';
-import type { CartLine } from '../../lib/shop-types';
+import type { CartLine } from '@showroom/contracts/cart';
 import { ProductImage } from '../product-image';
 import { QuantityStepper } from './quantity-stepper';
 

@@ -1,4 +1,9 @@
-import { SHIPPING_COUNTRIES } from '../../lib/countries';
+import {
+  SHIPPING_COUNTRIES,
+  countryName,
+  isShippingCountry,
+  type ShippingCountry,
+} from '@showroom/contracts/shipping';
 
 /** The shipping countries; the api prices shipping for the one chosen. */
 export function CountrySelect({
@@ -10,9 +15,9 @@ export function CountrySelect({
   describedBy,
 }: {
   id: string;
-  value: string;
+  value: ShippingCountry;
   disabled?: boolean;
-  onChange(country: string): void;
+  onChange(country: ShippingCountry): void;
   invalid?: boolean;
   describedBy?: string | undefined;
 }) {
@@ -24,11 +29,13 @@ export function CountrySelect({
       disabled={disabled}
       aria-invalid={invalid || undefined}
       aria-describedby={describedBy}
-      onChange={(event) => onChange(event.target.value)}
+      onChange={(event) => {
+        if (isShippingCountry(event.target.value)) onChange(event.target.value);
+      }}
     >
       {SHIPPING_COUNTRIES.map((country) => (
-        <option key={country.code} value={country.code}>
-          {country.name}
+        <option key={country} value={country}>
+          {countryName(country)}
         </option>
       ))}
     </select>

@@ -1,8 +1,5 @@
+import { MAX_LINE_QUANTITY, MIN_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
 import { useId, useState } from 'react';
-
-/** Quantities a cart line takes (the api's MAX_LINE_QUANTITY). */
-export const MIN_LINE_QUANTITY = 1;
-export const MAX_LINE_QUANTITY = 99;
 
 /**
  * − / number / + for a cart line; a typed number is sent on Enter or when leaving the field.

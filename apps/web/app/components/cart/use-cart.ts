@@ -1,7 +1,9 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 import { useCallback, useState } from 'react';
 import { cartStore } from '../../lib/cart-store';
-import type { Cart } from '../../lib/shop-types';
-import { messageOf, usePricedCart } from '../../lib/use-priced-cart';
+import type { Cart } from '@showroom/contracts/cart';
+import { messageOf } from '../../lib/api-errors';
+import { usePricedCart } from '../../lib/use-priced-cart';
 
 export interface CartPageState {
   cart: Cart | null;
@@ -11,8 +13,8 @@ export interface CartPageState {
   busy: boolean;
   /** Errors of a change, by cart line id (the api's OUT_OF_STOCK message, for one). */
   lineErrors: Partial<Record<string, string>>;
-  country: string;
-  setCountry(country: string): void;
+  country: ShippingCountry;
+  setCountry(country: ShippingCountry): void;
   setQuantity(lineId: string, quantity: number): void;
   remove(lineId: string): void;
   reload(): void;
@@ -24,7 +26,8 @@ export interface CartPageState {
  * and the threshold are the shopper's.
  */
 export function useCart(): CartPageState {
-  const { client, country, cart, setCart, loadError, reload } = usePricedCart();
+  const { client, country, cart: query } = usePricedCart();
+  const setCart = query.setData;
   const [busy, setBusy] = useState(false);
   const [lineErrors, setLineErrors] = useState<Partial<Record<string, string>>>({});
 
@@ -45,8 +48,8 @@ export function useCart(): CartPageState {
   );
 
   return {
-    cart,
-    loadError,
+    cart: query.data,
+    loadError: query.status === 'failed' ? messageOf(query.error) : null,
     busy,
     lineErrors,
     country,
@@ -57,6 +60,6 @@ export function useCart(): CartPageState {
     remove: (lineId) => {
       if (client) change(lineId, () => client.removeItem(lineId, country));
     },
-    reload,
+    reload: query.reload,
   };
 }

@@ -1,3 +1,4 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 import { useId } from 'react';
 import type { FieldErrors } from '../../checkout/checkout-errors';
 import { CountrySelect } from '../cart/country-select';
@@ -6,7 +7,7 @@ import type { AddressFields } from './use-checkout-form';
 
 /**
  * The shipping address. With the checkoutCountrySelector feature the country comes first
- * (spec §3); changing it re-prices shipping through the api.
+ * (R-3.1); changing it re-prices shipping through the api.
  */
 export function AddressForm({
   address,
@@ -18,12 +19,12 @@ export function AddressForm({
   onCountry,
 }: {
   address: AddressFields;
-  country: string;
+  country: ShippingCountry;
   countryFirst: boolean;
   errors: FieldErrors;
   disabled: boolean;
   onField(field: keyof AddressFields, value: string): void;
-  onCountry(country: string): void;
+  onCountry(country: ShippingCountry): void;
 }) {
   const countryId = useId();
   const field = (name: keyof AddressFields, label: string, autoComplete: string, extra = {}) => (

@@ -1,5 +1,6 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 import type { PayButton } from '../../checkout/checkout-steps';
-import type { PaymentMethod } from '../../lib/shop-types';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 import { AddressForm } from './address-form';
 import { PaymentSection } from './payment-section';
 import type { CheckoutForm } from './use-checkout-form';
@@ -7,11 +8,11 @@ import type { CheckoutForm } from './use-checkout-form';
 /** What the checkout page hands either flow (classic or single-page). */
 export interface CheckoutFlowProps {
   form: CheckoutForm;
-  country: string;
+  country: ShippingCountry;
   countryFirst: boolean;
   savedCards: PaymentMethod[] | null;
   payButton: PayButton;
-  onCountry(country: string): void;
+  onCountry(country: ShippingCountry): void;
 }
 
 /** The shipping address fields, bound to the checkout form. */

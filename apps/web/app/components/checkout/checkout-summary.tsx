@@ -1,5 +1,5 @@
 import { formatPrice } from '../../lib/money';
-import type { Cart } from '../../lib/shop-types';
+import type { Cart } from '@showroom/contracts/cart';
 import { OrderTotals } from '../cart/order-totals';
 
 /** The order as it will be charged: lines and the api's totals for the chosen country. */

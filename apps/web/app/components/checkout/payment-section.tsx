@@ -1,6 +1,6 @@
 import { brandLabel } from '../../checkout/card-form';
 import type { FieldErrors } from '../../checkout/checkout-errors';
-import type { PaymentMethod } from '../../lib/shop-types';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 import { CardFields } from './card-fields';
 import { FieldError } from './form-field';
 import { CARD_ERROR_KEYS, type PaymentChoice } from './use-checkout-form';

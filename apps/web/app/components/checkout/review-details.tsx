@@ -1,6 +1,7 @@
-import { brandLabel, cardBrandOf } from '../../checkout/card-form';
-import { countryName } from '../../lib/countries';
-import type { PaymentMethod } from '../../lib/shop-types';
+import { detectCardBrand } from '@showroom/contracts/card-brand';
+import { brandLabel } from '../../checkout/card-form';
+import { countryName } from '@showroom/contracts/shipping';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 import { savedCardLabel } from './payment-section';
 import type { CheckoutForm } from './use-checkout-form';
 
@@ -43,7 +44,7 @@ export function ReviewDetails({
         <p>
           {saved
             ? savedCardLabel(saved)
-            : `${brandLabel(cardBrandOf(digits))} •••• ${digits.slice(-4)}`}
+            : `${brandLabel(detectCardBrand(digits))} •••• ${digits.slice(-4)}`}
         </p>
         {payment === 'new' && card.saveCard ? (
           <p className="muted">The card will be saved for next time.</p>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import type { ShippingCountry } from '@showroom/contracts/shipping';
+import { messageOf } from '../../lib/api-errors';
 import { cartStore } from '../../lib/cart-store';
-import type { PaymentMethod } from '../../lib/shop-types';
 import { usePricedCart } from '../../lib/use-priced-cart';
+import { useShopQuery } from '../../lib/use-shop-query';
 
 /**
  * What the checkout shows: the cart priced for the chosen shipping country (the same choice
@@ -9,34 +10,22 @@ import { usePricedCart } from '../../lib/use-priced-cart';
  * start-up has bound the session to the shopper.
  */
 export function useCheckoutData(offerSavedCards: boolean) {
-  const { client, country, cart, loadError, reload } = usePricedCart();
-  const [savedCards, setSavedCards] = useState<PaymentMethod[] | null>(null);
-
-  useEffect(() => {
-    if (!client || !offerSavedCards) return;
-    let active = true;
-    client.listPaymentMethods().then(
-      (methods) => {
-        if (active) setSavedCards(methods);
-      },
-      // Without the list the shopper can still pay with a card typed in now.
-      () => {
-        if (active) setSavedCards([]);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [client, offerSavedCards]);
+  const { client, country, cart } = usePricedCart();
+  const savedCards = useShopQuery(offerSavedCards ? 'payment-methods' : null, (shop) =>
+    shop.listPaymentMethods(),
+  );
 
   return {
     ready: client !== null,
-    cart,
-    loadError,
+    cart: cart.data,
+    loadError: cart.status === 'failed' ? messageOf(cart.error) : null,
     country,
-    setCountry: (next: string) => cartStore.setCountry(next),
-    /** null while loading; empty when none are saved or none are offered. */
-    savedCards: offerSavedCards ? savedCards : [],
-    reload,
+    setCountry: (next: ShippingCountry) => cartStore.setCountry(next),
+    /**
+     * null while loading; empty when none are saved or none are offered, or when the list
+     * failed (the shopper can still pay with a card typed in now).
+     */
+    savedCards: !offerSavedCards || savedCards.status === 'failed' ? [] : savedCards.data,
+    reload: cart.reload,
   };
 }

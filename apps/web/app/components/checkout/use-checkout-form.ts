@@ -1,3 +1,4 @@
+import type { ShippingCountry } from '@showroom/contracts/shipping';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
@@ -9,7 +10,6 @@ import {
 } from '../../checkout/card-form';
 import {
   cleanAddress,
-  fieldMessage,
   formFieldOf,
   validateAddress,
   type FieldErrors,
@@ -17,16 +17,13 @@ import {
 import { stepOfError, type CheckoutStep } from '../../checkout/checkout-steps';
 import { newIdempotencyKey } from '../../checkout/idempotency-key';
 import { useErrorModal } from '../error-modal';
-import { ShopApiError } from '../../lib/shop-api';
+import { ApiError } from '../../lib/api-client';
+import { fieldMessage, messageOf } from '../../lib/api-errors';
 import { useShopClient } from '../../lib/shop-session';
 import { SHOP_ACTIONS, amountContext, trackAction } from '../../monitoring/track';
-import type {
-  CheckoutFlow,
-  InstantPayVariant,
-  PaymentInput,
-  PaymentMethod,
-  ShippingAddress,
-} from '../../lib/shop-types';
+import type { PaymentInput } from '@showroom/contracts/checkout';
+import type { CheckoutFlow, InstantPayVariant, ShippingAddress } from '@showroom/contracts/orders';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 
 export type AddressFields = Omit<ShippingAddress, 'country'>;
 
@@ -36,7 +33,7 @@ export type PaymentChoice = 'new' | { savedId: string };
 export interface CheckoutFormOptions {
   flow: CheckoutFlow;
   variant: InstantPayVariant | null;
-  country: string;
+  country: ShippingCountry;
   initialEmail: string;
   savedCards: PaymentMethod[];
   /** Buy-now demo mode with `shouldError`: this attempt must fail like a real bug. */
@@ -167,15 +164,15 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
       }
       return null;
     }
-    if (error instanceof ShopApiError && error.field) {
+    if (error instanceof ApiError && error.field) {
       const field = formFieldOf(error.field);
       if (field.startsWith('shipping.') || field.startsWith('payment.')) {
-        setErrors({ [field]: fieldMessage(field, error.message) });
+        setErrors({ [field]: fieldMessage(field, error.code) });
         return stepOfError({ field, code: error.code });
       }
     }
-    const step = error instanceof ShopApiError ? stepOfError({ code: error.code }) : 'review';
-    const message = error instanceof Error ? error.message : 'The order could not be placed.';
+    const step = error instanceof ApiError ? stepOfError({ code: error.code }) : 'review';
+    const message = messageOf(error);
     setFormError({ message, step });
     return step;
   };

@@ -1,7 +1,7 @@
 import { brandLabel } from '../../checkout/card-form';
-import { countryName } from '../../lib/countries';
+import { countryName } from '@showroom/contracts/shipping';
 import { formatPrice } from '../../lib/money';
-import type { Order } from '../../lib/shop-types';
+import type { Order } from '@showroom/contracts/orders';
 import { OrderTotals } from '../cart/order-totals';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });

@@ -6,10 +6,11 @@ import {
   type CardField,
   type CardFormValues,
 } from '../../checkout/card-form';
-import { fieldMessage, formFieldOf } from '../../checkout/checkout-errors';
-import { ShopApiError } from '../../lib/shop-api';
+import { formFieldOf } from '../../checkout/checkout-errors';
+import { ApiError } from '../../lib/api-client';
+import { fieldMessage, messageOf } from '../../lib/api-errors';
 import { useShopClient } from '../../lib/shop-session';
-import type { PaymentMethod } from '../../lib/shop-types';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 import { CardFields } from '../checkout/card-fields';
 
 const CARD_FIELDS: readonly string[] = ['number', 'expiry', 'cvc'];
@@ -34,11 +35,11 @@ export function AddCardForm({ onSaved }: { onSaved(card: PaymentMethod): void })
       setValues(EMPTY_CARD_FORM);
       onSaved(saved);
     } catch (error) {
-      const field = error instanceof ShopApiError && error.field ? formFieldOf(error.field) : null;
-      if (field && CARD_FIELDS.includes(field) && error instanceof Error) {
-        setErrors({ [field]: fieldMessage(`payment.card.${field}`, error.message) });
+      const field = error instanceof ApiError && error.field ? formFieldOf(error.field) : null;
+      if (field && CARD_FIELDS.includes(field) && error instanceof ApiError) {
+        setErrors({ [field]: fieldMessage(`payment.card.${field}`, error.code) });
       } else {
-        setFormError(error instanceof Error ? error.message : 'The card could not be saved.');
+        setFormError(messageOf(error));
       }
     } finally {
       setSaving(false);

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { formatPrice } from '../../lib/money';
-import type { Order } from '../../lib/shop-types';
+import type { Order } from '@showroom/contracts/orders';
 import { useShopQuery } from '../../lib/use-shop-query';
 import { formatOrderDate } from '../orders/order-details';
+import { ShopQueryView } from '../shop-query-view';
 
 /** This session's orders, newest first, each linking to its order page. */
 export function OrderHistory() {
@@ -10,15 +11,9 @@ export function OrderHistory() {
   return (
     <section className="profile-section" aria-labelledby="order-history-heading">
       <h2 id="order-history-heading">Your orders</h2>
-      {orders.status === 'loading' ? <p className="muted">Loading your orders…</p> : null}
-      {orders.status === 'failed' ? (
-        <p className="notice notice--error" role="alert">
-          {orders.error instanceof Error
-            ? orders.error.message
-            : 'Your orders could not be loaded.'}
-        </p>
-      ) : null}
-      {orders.status === 'done' ? <OrderTable orders={orders.data} /> : null}
+      <ShopQueryView query={orders} loading="Loading your orders…">
+        {(list) => <OrderTable orders={list} />}
+      </ShopQueryView>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { brandLabel } from '../../checkout/card-form';
 import { useShopClient } from '../../lib/shop-session';
-import type { PaymentMethod } from '../../lib/shop-types';
+import type { PaymentMethod } from '@showroom/contracts/payments';
 
 /** Saved cards with a delete button each; the api keeps only brand, last four and expiry. */
 export function SavedCardList({

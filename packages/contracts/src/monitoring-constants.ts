@@ -13,3 +13,9 @@ export type MonitoringActionName = (typeof MONITORING_ACTIONS)[keyof typeof MONI
 
 /** The experiment the inspector's conversion chart compares. */
 export const INSTANT_PAY_FLAG = 'instant_pay';
+
+/** How many sessions GET /monitoring/sessions lists by default, and at most. */
+export const SESSION_LIST_DEFAULT = 50;
+export const SESSION_LIST_MAX = 500;
+/** Most timeline entries one session answers (views, actions, errors, vitals, flags). */
+export const TIMELINE_MAX = 2000;
