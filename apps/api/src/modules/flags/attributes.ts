@@ -1,7 +1,7 @@
 /**
  * The browser provider sends every targeting attribute as a string: strings as they are,
  * everything else JSON-stringified (`12` → "12", `true` → "true", `null` → "null").
- * See shared/design/INTEGRATION-NOTES.md "Flag provider ↔ flag service".
+ * See docs/decisions/002-flag-service.md.
  */
 
 /**

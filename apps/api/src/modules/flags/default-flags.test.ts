@@ -36,7 +36,7 @@ afterAll(async () => {
   await testDb.destroy();
 });
 
-/** A sample shopper's evaluation context, as the web app builds it (spec §4). */
+/** A sample shopper's evaluation context, as the web app builds it (user fields plus shop traits). */
 function shopper(id: string, fields: Record<string, unknown>) {
   return {
     targetingKey: id,

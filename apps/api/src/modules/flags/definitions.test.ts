@@ -72,35 +72,19 @@ describe('readFlagDefinitions (default folder or FLAGS_PATH)', () => {
     ['an empty folder', () => dir, /No \*\.json flag definition file/],
     ['a file that is not JSON', () => writeUfc('bad.json', '{"flags":'), /bad\.json: not JSON/],
     [
-      'a flag without enabled',
-      () =>
-        writeUfc('x.json', {
-          flags: { f: { key: 'f', variationType: 'BOOLEAN', variations: {}, allocations: [] } },
-        }),
-      /x\.json: not a UFC configuration: flags\.f\.enabled/,
+      'a document without flags',
+      () => writeUfc('none.json', { environment: { name: 'x' } }),
+      /none\.json: not a UFC configuration: flags is required/,
     ],
     [
-      'a flag whose key differs from its map key',
-      () => writeUfc('k.json', { flags: { f: onOff('g') } }),
-      /flags\.f\.key must equal its map key/,
+      'a document whose flags are a list',
+      () => writeUfc('list.json', { flags: [onOff('a')] }),
+      /list\.json: not a UFC configuration: flags must be object/,
     ],
     [
-      'a shard range beyond totalShards',
-      () =>
-        writeUfc('r.json', [
-          onOff('r', [
-            {
-              key: 'a',
-              splits: [
-                {
-                  variationKey: 'on',
-                  shards: [{ salt: 's', totalShards: 10, ranges: [{ start: 0, end: 11 }] }],
-                },
-              ],
-            },
-          ]),
-        ]),
-      /flags\.r\.allocations\.0\.splits\.0\.shards\.0\.ranges\.0/,
+      'a document that is not an object',
+      () => writeUfc('array.json', '[]'),
+      /array\.json: not a UFC configuration: \(root\) must be object/,
     ],
   ])('rejects %s', async (_case, target, message) => {
     const error = await readFlagDefinitions(target()).catch((err: unknown) => err);
@@ -114,6 +98,96 @@ describe('readFlagDefinitions (default folder or FLAGS_PATH)', () => {
     await expect(readFlagDefinitions(dir)).rejects.toThrow(
       /Flag "twice" is defined in .*a\.json and in .*b\.json/,
     );
+  });
+});
+
+describe('readFlagDefinitions: each flag is checked on its own', () => {
+  const good = onOff('good');
+  const shardedTo = (end: number) => [
+    {
+      key: 'a',
+      splits: [
+        {
+          variationKey: 'on',
+          shards: [{ salt: 's', totalShards: 10, ranges: [{ start: 0, end }] }],
+        },
+      ],
+    },
+  ];
+  const { variationType: _dropped, ...withoutVariationType } = onOff('bad');
+  const { enabled: _alsoDropped, ...withoutEnabled } = onOff('bad');
+
+  it.each([
+    [
+      'allocations that are not a list',
+      { ...onOff('bad'), allocations: {} },
+      'allocations must be array',
+    ],
+    [
+      'variations that are a list',
+      { ...onOff('bad'), variations: [true, false] },
+      'variations must be object',
+    ],
+    [
+      'a variation that is a bare value',
+      { ...onOff('bad'), variations: { on: true } },
+      'variations.on must be object',
+    ],
+    [
+      'a key that differs from its map key',
+      onOff('other'),
+      'key "other" must equal its map key "bad"',
+    ],
+    ['no variationType', withoutVariationType, 'variationType is required'],
+    [
+      'an unknown variationType',
+      { ...onOff('bad'), variationType: 'BOOL' },
+      'variationType must be one of BOOLEAN, STRING, INTEGER, NUMERIC, JSON',
+    ],
+    ['no enabled', withoutEnabled, 'enabled is required'],
+    ['a flag that is not an object', 3, 'the flag must be object'],
+    [
+      'a condition value of no UFC type',
+      onOff('bad', [
+        createStaticAllocation('all', 'on', [
+          { conditions: [{ attribute: 'team', operator: 'ONE_OF', value: { a: 1 } as never }] },
+        ]),
+      ]),
+      'allocations.0.rules.0.conditions.0.value must be a string, a number, a boolean or a list of strings',
+    ],
+    [
+      'a shard range beyond totalShards',
+      onOff('bad', shardedTo(11)),
+      'allocations.0.splits.0.shards.0.ranges.0: must satisfy 0 <= start <= end <= totalShards',
+    ],
+  ])(
+    'skips a flag with %s, naming file, flag and problem, and serves the others',
+    async (_case, bad, problem) => {
+      const file = writeUfc('mixed.json', { flags: { bad, good } });
+      const definitions = await readFlagDefinitions(file);
+      expect(definitions.flags.map((flag) => flag.key)).toEqual(['good']);
+      expect(definitions.warnings).toEqual([`${file}: flag "bad" skipped: ${problem}`]);
+    },
+  );
+
+  it('keeps a flag defined well in one file and malformed in another', async () => {
+    writeUfc('a.json', [onOff('twice')]);
+    writeUfc('b.json', { flags: { twice: { ...onOff('twice'), allocations: 'all' } } });
+    const definitions = await readFlagDefinitions(dir);
+    expect(definitions.flags).toEqual([onOff('twice')]);
+    expect(definitions.warnings).toEqual([
+      expect.stringMatching(/b\.json: flag "twice" skipped: allocations must be array$/),
+    ]);
+  });
+
+  it('loads a document whose every flag is malformed as no flags, with a warning each', async () => {
+    const file = writeUfc('all-bad.json', { flags: { x: 1, y: null } });
+    const definitions = await readFlagDefinitions(file);
+    expect(definitions.flags).toEqual([]);
+    expect(definitions.warnings).toEqual([
+      `${file}: flag "x" skipped: the flag must be object`,
+      `${file}: flag "y" skipped: the flag must be object`,
+    ]);
   });
 });
 
@@ -246,5 +320,28 @@ describe('syncDefinitions (start-up load into the database)', () => {
     );
     expect(new Set(versions).size).toBe(3);
     expect((await repository.getConfiguration())?.createdAt).toBe(Math.max(...versions));
+  });
+
+  it('removes a stored flag whose definition became malformed, so it is no longer served', async () => {
+    clock = 7_000;
+    await repository.syncDefinitions(
+      await readFlagDefinitions(writeUfc('v4.json', [onOff('stays'), onOff('breaks')])),
+    );
+    clock = 8_000;
+    const broken = writeUfc('v4.json', {
+      flags: { stays: onOff('stays'), breaks: { ...onOff('breaks'), variationType: 'BOOL' } },
+    });
+    const definitions = await readFlagDefinitions(broken);
+    expect(definitions.warnings).toEqual([
+      expect.stringContaining('flag "breaks" skipped: variationType must be one of'),
+    ]);
+    expect(await repository.syncDefinitions(definitions)).toEqual({
+      added: [],
+      updated: [],
+      removed: ['breaks'],
+      createdAt: 8_000,
+    });
+    expect(await repository.findFlag('breaks')).toBeUndefined();
+    expect((await repository.findFlag('stays'))?.revision).toBe(1);
   });
 });

@@ -1,13 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { REPO_ROOT } from '../../config.js';
 import { FLAGGING_CORE_VERSION, isRuleEvaluable } from './flagging-core.js';
+import type { SyncResult } from './repository.js';
 import {
   structuralProblems,
-  UfcConfigurationSchema,
+  UfcDocumentSchema,
+  UfcFlagSchema,
   valueMatchesType,
+  VARIATION_TYPES,
   type UfcConfiguration,
+  type UfcDocument,
   type UfcFlag,
 } from './ufc.js';
 
@@ -27,11 +32,23 @@ export interface FlagDefinitions {
   flags: UfcFlag[];
   /** The files read, for the audit trail and logs. */
   sources: string[];
-  /** Flags that load but will not assign as written (unknown operator, mistyped variation). */
+  /**
+   * For the start-up log: flags skipped as malformed (file, flag key, what is wrong) and flags
+   * that load but will not assign as written (unknown operator, mistyped variation).
+   */
   warnings: string[];
 }
 
-const configurationValidator = Compile(UfcConfigurationSchema);
+/** One definition file: its servable flags, and a warning for each flag it skipped. */
+export interface ParsedFlagDocument {
+  source: string;
+  configuration: UfcConfiguration;
+  /** `<file>: flag "<key>" skipped: <what is wrong>`, one per malformed flag. */
+  skipped: string[];
+}
+
+const documentValidator = Compile(UfcDocumentSchema);
+const flagValidator = Compile(UfcFlagSchema);
 
 /** Reads one UFC JSON file, or every `*.json` file of a folder (in name order), and merges them. */
 export async function readFlagDefinitions(target: string): Promise<FlagDefinitions> {
@@ -51,47 +68,84 @@ export async function readFlagDefinitions(target: string): Promise<FlagDefinitio
     throw new FlagConfigurationError(`No *.json flag definition file in ${target}`);
   }
   const parsed = await Promise.all(
-    files.map(async (file) => ({
-      source: file,
-      configuration: parseFlagDefinitions(await fs.readFile(file, 'utf8'), file),
-    })),
+    files.map(async (file) => parseFlagDefinitions(await fs.readFile(file, 'utf8'), file)),
   );
   return mergeFlagDefinitions(parsed);
 }
 
-/** Parses and checks one UFC document; `source` names it in error messages. */
-export function parseFlagDefinitions(text: string, source: string): UfcConfiguration {
+/**
+ * Parses one UFC document; `source` names it in messages. A document that is not JSON or has no
+ * `flags` object is an error. Each flag is then checked on its own, as Datadog's evaluator does
+ * (flagging-core's evaluateForSubject.js answers PARSE_ERROR for a flag failing isValidFlag and
+ * evaluates the others): a malformed flag is left out with a warning naming it, and every other
+ * flag is served.
+ */
+export function parseFlagDefinitions(text: string, source: string): ParsedFlagDocument {
+  const document = parseUfcDocument(text, source);
+  const servable: [string, UfcFlag][] = [];
+  const skipped: string[] = [];
+  for (const [key, candidate] of Object.entries(document.flags)) {
+    const problem = flagProblem(key, candidate);
+    if (problem === undefined) servable.push([key, candidate as UfcFlag]);
+    else skipped.push(`${source}: flag "${key}" skipped: ${problem}`);
+  }
+  // fromEntries defines own properties, so even a flag keyed "__proto__" stays a flag.
+  return { source, configuration: { ...document, flags: Object.fromEntries(servable) }, skipped };
+}
+
+function parseUfcDocument(text: string, source: string): UfcDocument {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     throw new FlagConfigurationError(`${source}: not JSON (${String(err)})`);
   }
-  if (!configurationValidator.Check(json)) {
-    const [first] = configurationValidator.Errors(json);
-    const where = first ? pathOf(first.instancePath, first.params) : '';
+  if (!documentValidator.Check(json)) {
+    const [first] = documentValidator.Errors(json);
     throw new FlagConfigurationError(
-      `${source}: not a UFC configuration: ${where || '(root)'} ${first?.message ?? 'is invalid'}`,
+      `${source}: not a UFC configuration: ${first ? describeSchemaError(first, '(root)') : 'is invalid'}`,
     );
-  }
-  for (const [key, flag] of Object.entries(json.flags)) {
-    if (flag.key !== key) {
-      throw new FlagConfigurationError(
-        `${source}: flags.${key}.key must equal its map key "${key}"`,
-      );
-    }
-    const problems = structuralProblems(flag);
-    if (problems.length > 0) {
-      throw new FlagConfigurationError(`${source}: flags.${key}.${problems.join('; ')}`);
-    }
   }
   return json;
 }
 
-/** Merges documents into one flag set; a flag key defined twice is an error. */
-export function mergeFlagDefinitions(
-  documents: { source: string; configuration: UfcConfiguration }[],
-): FlagDefinitions {
+/** What makes one flag unservable (its first schema error, a key mismatch, structural mistakes). */
+function flagProblem(key: string, candidate: unknown): string | undefined {
+  if (!flagValidator.Check(candidate)) {
+    const [first] = flagValidator.Errors(candidate);
+    return first ? describeSchemaError(first, 'the flag') : 'is not a UFC flag';
+  }
+  if (candidate.key !== key) return `key "${candidate.key}" must equal its map key "${key}"`;
+  const problems = structuralProblems(candidate);
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}
+
+interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  params: object;
+  message: string;
+}
+
+/** `allocations must be array`, `variationType is required`, `variationType must be one of …`. */
+function describeSchemaError(error: SchemaError, root: string): string {
+  const parts = error.instancePath.split('/').filter(Boolean);
+  const required = (error.params as { requiredProperties?: string[] }).requiredProperties;
+  if (required?.length) {
+    return required.map((name) => [...parts, name].join('.')).join(', ') + ' is required';
+  }
+  const where = parts.join('.') || root;
+  if (parts.at(-1) === 'variationType' && error.schemaPath.includes('/anyOf/')) {
+    return `${where} must be one of ${VARIATION_TYPES.join(', ')}`;
+  }
+  if (parts.at(-1) === 'value' && error.schemaPath.includes('/conditions/')) {
+    return `${where} must be a string, a number, a boolean or a list of strings`;
+  }
+  return `${where} ${error.message}`;
+}
+
+/** Merges documents into one flag set; a flag key defined in two files is an error. */
+export function mergeFlagDefinitions(documents: ParsedFlagDocument[]): FlagDefinitions {
   const bySource = new Map<string, string>();
   const flags: UfcFlag[] = [];
   for (const { source, configuration } of documents) {
@@ -113,8 +167,24 @@ export function mergeFlagDefinitions(
     environment,
     flags,
     sources: documents.map((document) => document.source),
-    warnings: flags.flatMap(definitionWarnings),
+    warnings: [
+      ...documents.flatMap((document) => document.skipped),
+      ...flags.flatMap(definitionWarnings),
+    ],
   };
+}
+
+/**
+ * How start-up reports a load: the files and what changed in the database, then each warning
+ * (skipped malformed flags first) at warn level, so an operator sees which flags are not served.
+ */
+export function logFlagDefinitions(
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+  definitions: FlagDefinitions,
+  loaded: SyncResult,
+): void {
+  log.info({ sources: definitions.sources, ...loaded }, 'flag definitions loaded');
+  for (const warning of definitions.warnings) log.warn(warning);
 }
 
 /** What about a flag makes the evaluator skip it or the service drop an assignment. */
@@ -127,7 +197,7 @@ export function definitionWarnings(flag: UfcFlag): string[] {
       );
     }
     for (const split of allocation.splits) {
-      if (!(split.variationKey in flag.variations)) {
+      if (!Object.hasOwn(flag.variations, split.variationKey)) {
         warnings.push(
           `${flag.key}: allocations.${index} ("${allocation.key}") splits to "${split.variationKey}", which is not a variation; subjects there fall through to the next allocation`,
         );
@@ -142,11 +212,4 @@ export function definitionWarnings(flag: UfcFlag): string[] {
     }
   }
   return warnings;
-}
-
-function pathOf(instancePath: string, params: object): string {
-  const parts = instancePath.split('/').filter(Boolean);
-  const required = (params as { requiredProperties?: string[] }).requiredProperties;
-  if (required?.[0]) parts.push(required[0]);
-  return parts.join('.');
 }

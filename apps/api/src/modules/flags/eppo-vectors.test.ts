@@ -2,20 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { REPO_ROOT } from '../../config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { readFlagDefinitions } from './definitions.js';
 import { createFlagsRepository } from './repository.js';
 import { fetchAssignments } from './test-support.js';
 
 /**
- * Eppo's published evaluation vectors (shared/testdata/eppo-ufc), run through the real wire
- * path: the provider's stringified attributes → POST /flags/precompute-assignments → the value
- * the provider would return (the assignment, or the default when the flag is absent).
+ * Eppo's published evaluation vectors (testdata/eppo-ufc, see its README.md for their origin),
+ * run through the real wire path: the provider's stringified attributes →
+ * POST /flags/precompute-assignments → the value the provider would return (the assignment, or
+ * the default when the flag is absent).
  */
-const VECTORS_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'testdata', 'eppo-ufc');
+const VECTORS_DIR = fileURLToPath(new URL('./testdata/eppo-ufc', import.meta.url));
 
 interface VectorFile {
   flag: string;
@@ -42,9 +43,9 @@ type Json = Record<string, unknown>;
 const VERSION_LIKE = /^\d+\.\d+\.\d+/;
 
 /**
- * The README's three dialect differences, bridged here and nowhere in the product:
- * totalShards moves onto every shard, JSON variations become objects, and version
- * comparisons become SEMVER_* operators.
+ * The three dialect differences testdata/eppo-ufc/README.md lists, bridged here and nowhere
+ * in the product: totalShards moves onto every shard, JSON variations become objects, and
+ * version comparisons become SEMVER_* operators.
  */
 function bridgeEppoToDatadogDialect(eppo: Json): Json {
   const flags = eppo.flags as Record<string, Json>;
@@ -88,7 +89,7 @@ interface KnownDeviation {
 /**
  * The one vector the real wire path cannot reproduce: nicole's attribute is the *string* "null";
  * the provider sends a string and a null alike as "null", and the service reads it as null (the
- * spec's demo user has useDiscount null, and null-operator-test/charlie needs IS_NULL to see it),
+ * shop's demo user has useDiscount null, and null-operator-test/charlie needs IS_NULL to see it),
  * so her ONE_OF ["null"] cannot match.
  */
 const KNOWN_DEVIATIONS: KnownDeviation[] = [

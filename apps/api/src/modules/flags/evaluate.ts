@@ -2,7 +2,7 @@ import { evaluateFlag, type EvaluationLogger } from './flagging-core.js';
 import type { FlagsRepository } from './repository.js';
 import { valueMatchesType } from './ufc.js';
 
-/** Who a flag is evaluated for: the targeting key and typed attributes (not wire strings). */
+/** Who a flag is evaluated for: the targeting key ('' for none) and typed attributes. */
 export interface FlagSubject {
   targetingKey: string;
   attributes: Record<string, unknown>;
@@ -28,11 +28,10 @@ export function createFlagEvaluator(
   return async (key, subject) => {
     const stored = await flags.findFlag(key);
     if (!stored) return undefined;
-    // As precompute: rules may target the subject key as `id`.
-    const attributes = { id: subject.targetingKey, ...subject.attributes };
     let resolution;
     try {
-      resolution = evaluateFlag(stored.flag, subject.targetingKey, attributes, silent, now());
+      // As precompute: rules may target the key as `id`; no key, no assignment from shards.
+      resolution = evaluateFlag(stored.flag, subject, silent, now());
     } catch {
       return undefined;
     }

@@ -57,3 +57,35 @@ describe('evaluating flags flagging-core refuses as a whole', () => {
     expect(assign('US').flags.dangling_split).toMatchObject({ allocationKey: 'everyone' });
   });
 });
+
+describe('evaluating for a subject without a targeting key', () => {
+  const sharded = createUfcFlag('sharded', 'BOOLEAN', { on: true }, [
+    {
+      key: 'everyone',
+      splits: [
+        {
+          variationKey: 'on',
+          shards: [{ salt: 's', totalShards: 10, ranges: [{ start: 0, end: 10 }] }],
+        },
+      ],
+    },
+  ]);
+
+  it.each([
+    ['empty', ''],
+    ['absent', undefined],
+  ])(
+    'leaves a sharded flag unassigned when the key is %s, as no assignment rather than an error',
+    (_case, targetingKey) => {
+      const result = precomputeAssignments(
+        [sharded, ...flags],
+        { targetingKey, attributes: { country: 'CA' } },
+        QUIET,
+        NOW,
+      );
+      expect(result.flags).not.toHaveProperty('sharded');
+      expect(result.flags.healthy).toMatchObject({ variationValue: true });
+      expect(result.dropped).toEqual([]);
+    },
+  );
+});

@@ -4,7 +4,7 @@ import { valueMatchesType, type UfcFlag, type UfcRule, type VariationType } from
 /**
  * `@datadog/flagging-core` evaluates flags; this file is the only place that loads it.
  * Node 20 cannot import its ESM build (directory imports → ERR_UNSUPPORTED_DIR_IMPORT), so it
- * is loaded as CommonJS. See shared/design/INTEGRATION-NOTES.md "Node 20 and versions".
+ * is loaded as CommonJS (docs/decisions/002-flag-service.md).
  */
 const require = createRequire(import.meta.url);
 
@@ -44,6 +44,8 @@ interface FlaggingCore {
   isValidRule(rule: UfcRule): boolean;
   variantTypeToFlagValueType(variantType: VariationType): OpenFeatureType;
   OperatorType: Record<string, string>;
+  /** Thrown by evaluateForSubject when a split with shards meets a subject without a key. */
+  TargetingKeyMissingError: new () => Error;
 }
 
 const core = require('@datadog/flagging-core') as FlaggingCore;
@@ -56,9 +58,35 @@ export const SUPPORTED_OPERATORS: readonly string[] = Object.freeze(
   Object.values(core.OperatorType),
 );
 
+/** Who a flag is evaluated for: typed attributes (not wire strings) and maybe a targeting key. */
+export interface EvaluationSubject {
+  /** Empty or absent: the subject has no targeting key (see presentTargetingKey). */
+  targetingKey?: string | undefined;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * The subject's targeting key, or undefined when it has none. The browser provider sends
+ * `targeting_key: context.targetingKey || ''` (@datadog/openfeature-browser 1.2.5,
+ * transport/fetchConfiguration.js): an empty key is how a context without one arrives, so it is
+ * read as absent. (flagging-core itself treats only null and undefined as missing; a subject
+ * whose key really is '' cannot be told apart from one without a key on the wire.)
+ */
+export function presentTargetingKey(targetingKey: string | undefined): string | undefined {
+  return targetingKey === '' ? undefined : targetingKey;
+}
+
 /**
  * Evaluates one flag for one subject. A result without `variant` means "no assignment"
- * (flag disabled, invalid, or no allocation matched): the caller gets `undefined` back then.
+ * (flag disabled, invalid, no allocation matched, or a targeting key needed and missing): the
+ * caller gets `undefined` back then.
+ *
+ * Without a targeting key the flag is evaluated as flagging-core's own `evaluate` does
+ * (evaluation/evaluation.js, evaluateRulesBasedConfiguration): rules see no `id` attribute, and
+ * reaching a split with shards aborts the flag (evaluateForSubject.js, selectSplitUsingSharding
+ * throws TargetingKeyMissingError, which `evaluate` answers as TARGETING_KEY_MISSING and the
+ * default value). Allocations whose rules do not match are skipped before that, and a split
+ * without shards needs no key, so such assignments are still made.
  *
  * flagging-core 3 refuses a whole flag (PARSE_ERROR, nobody assigned) when one variation is not
  * of the flag's type or one split names a variation that does not exist. The service keeps the
@@ -69,24 +97,36 @@ export const SUPPORTED_OPERATORS: readonly string[] = Object.freeze(
  */
 export function evaluateFlag(
   flag: UfcFlag,
-  subjectKey: string,
-  attributes: Record<string, unknown>,
+  subject: EvaluationSubject,
   logger: EvaluationLogger,
   nowMs: number,
 ): FlagResolution | undefined {
+  const subjectKey = presentTargetingKey(subject.targetingKey);
+  // As evaluateRulesBasedConfiguration: rules may target the key as `id`, when there is one.
+  const attributes =
+    subjectKey === undefined ? subject.attributes : { id: subjectKey, ...subject.attributes };
   const type = core.variantTypeToFlagValueType(flag.variationType);
   const { evaluable, mistyped, missing } = prepareForCore(flag);
   let allocations = evaluable.allocations;
   for (;;) {
-    const result = core.evaluateForSubject(
-      { ...evaluable, allocations },
-      type,
-      subjectKey,
-      attributes,
-      null,
-      logger,
-      nowMs,
-    );
+    let result: FlagResolution;
+    try {
+      result = core.evaluateForSubject(
+        { ...evaluable, allocations },
+        type,
+        subjectKey,
+        attributes,
+        null,
+        logger,
+        nowMs,
+      );
+    } catch (err) {
+      if (!(err instanceof core.TargetingKeyMissingError)) throw err;
+      logger.debug('no assignment: a split with shards needs a targeting key', {
+        flagKey: flag.key,
+      });
+      return undefined;
+    }
     if (result.variant === undefined) return undefined;
     if (result.variant === missing) {
       // Continue after the allocation that chose the missing variation (allocation keys are unique).

@@ -83,7 +83,7 @@ export const precomputeRoutes: FastifyPluginAsyncTypebox<PrecomputeRoutesOptions
       }
       return {
         data: {
-          id: subject.targeting_key,
+          id: subject.targeting_key ?? '',
           type: 'precomputed-assignments' as const,
           attributes: {
             createdAt: configuration?.createdAt ?? 0,

@@ -1,4 +1,4 @@
-import { evaluateFlag, type EvaluationLogger } from './flagging-core.js';
+import { evaluateFlag, type EvaluationLogger, type EvaluationSubject } from './flagging-core.js';
 import { valueMatchesType, type UfcFlag, type VariationType } from './ufc.js';
 
 /** One flag's assignment as the Datadog browser provider reads it from precompute-assignments. */
@@ -12,11 +12,8 @@ export interface PrecomputedFlag {
   extraLogging: Record<string, unknown>;
 }
 
-export interface PrecomputeSubject {
-  targetingKey: string;
-  /** Already typed (see parseTargetingAttributes). */
-  attributes: Record<string, unknown>;
-}
+/** Attributes already typed (see parseTargetingAttributes); an empty targeting key is none. */
+export type PrecomputeSubject = EvaluationSubject;
 
 /** A flag left out of the answer for a reason worth logging (no assignment is not one). */
 export interface DroppedFlag {
@@ -35,6 +32,8 @@ export interface PrecomputeResult {
  * matched) are left out, so the provider answers FLAG_NOT_FOUND and the caller's default.
  * A value that contradicts its flag's type (an INTEGER flag serving 3.14) is left out too:
  * the provider would otherwise hand a typed caller a value of the wrong type.
+ * Without a targeting key, flags whose assignment needs one (a split with shards) are left out
+ * as well: flagging-core answers TARGETING_KEY_MISSING for them (see evaluateFlag).
  */
 export function precomputeAssignments(
   flags: readonly UfcFlag[],
@@ -42,13 +41,11 @@ export function precomputeAssignments(
   logger: EvaluationLogger,
   nowMs: number,
 ): PrecomputeResult {
-  // As flagging-core's own evaluateRulesBasedConfiguration: rules may target the subject key as `id`.
-  const attributes = { id: subject.targetingKey, ...subject.attributes };
   const result: PrecomputeResult = { flags: {}, dropped: [] };
   for (const flag of flags) {
     let resolution;
     try {
-      resolution = evaluateFlag(flag, subject.targetingKey, attributes, logger, nowMs);
+      resolution = evaluateFlag(flag, subject, logger, nowMs);
     } catch (err) {
       result.dropped.push({ flagKey: flag.key, reason: 'EVALUATION_ERROR', detail: String(err) });
       continue;

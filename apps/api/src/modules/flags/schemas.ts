@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { SUPPORTED_OPERATORS } from './flagging-core.js';
 import { UfcShardSchema, VariationTypeSchema } from './ufc.js';
 
-// ── precompute-assignments (the Datadog wire format; shared/design/INTEGRATION-NOTES.md) ──
+// ── precompute-assignments (the wire format of @datadog/openfeature-browser) ──
 
 export const PrecomputeQuerySchema = Type.Object({
   dd_env: Type.Optional(
@@ -22,11 +22,13 @@ export const PrecomputeRequestSchema = Type.Object({
         }),
       ),
       subject: Type.Object({
-        targeting_key: Type.String({
-          maxLength: 512,
-          description:
-            'The subject the assignments are for (may be empty for an anonymous shopper)',
-        }),
+        targeting_key: Type.Optional(
+          Type.String({
+            maxLength: 512,
+            description:
+              'The subject the assignments are for. Empty or absent: no targeting key, so flags that need one to assign (a split with shards) are left out, as flagging-core answers TARGETING_KEY_MISSING for them',
+          }),
+        ),
         targeting_attributes: Type.Optional(
           Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
             maxProperties: 200,

@@ -66,7 +66,7 @@ export async function fetchAssignments(
   return res.json<PrecomputeAnswer>();
 }
 
-/** What the provider's typed getters map a UFC variation type to (spec §5 "Flag types normalise"). */
+/** What the provider's typed getters map a UFC variation type to (INTEGER and NUMERIC are numbers). */
 export const OPEN_FEATURE_TYPE = {
   BOOLEAN: 'boolean',
   STRING: 'string',
@@ -133,14 +133,18 @@ export function createStaticAllocation(
   };
 }
 
-/** Definitions as the start-up loader produces them, from flags built in a test. */
+/**
+ * Definitions as the start-up loader produces them, from flags built in a test. Throws if the
+ * loader would skip one of them: a test's flags are meant to be served.
+ */
 export function createFlagDefinitions(flags: UfcFlag[], environment = 'test'): FlagDefinitions {
-  const configuration = parseFlagDefinitions(
+  const document = parseFlagDefinitions(
     JSON.stringify({
       environment: { name: environment },
       flags: Object.fromEntries(flags.map((f) => [f.key, f])),
     }),
     'test definitions',
   );
-  return mergeFlagDefinitions([{ source: 'test definitions', configuration }]);
+  if (document.skipped.length > 0) throw new Error(document.skipped.join('\n'));
+  return mergeFlagDefinitions([document]);
 }

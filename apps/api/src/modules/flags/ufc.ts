@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 /**
  * Universal Flag Configuration (UFC), in the dialect `@datadog/flagging-core` reads: every shard
  * carries its own `totalShards`, JSON variations are objects, and rule operators are the
- * evaluator's names. See shared/testdata/README.md for how Eppo's dialect differs.
+ * evaluator's names. Eppo's dialect differs (totalShards on the flag, JSON variations as
+ * strings, GT/LT on versions): testdata/eppo-ufc/README.md.
  */
 
 export const VARIATION_TYPES = ['BOOLEAN', 'STRING', 'INTEGER', 'NUMERIC', 'JSON'] as const;
@@ -73,13 +74,20 @@ export const UfcFlagSchema = Type.Object({
 });
 export type UfcFlag = Static<typeof UfcFlagSchema>;
 
-export const UfcConfigurationSchema = Type.Object({
+/**
+ * A UFC document around its flags. Only this is checked as a whole: each flag is checked on its
+ * own (UfcFlagSchema), so one malformed flag does not take the others down.
+ */
+export const UfcDocumentSchema = Type.Object({
   createdAt: Type.Optional(Type.String()),
   format: Type.Optional(Type.String()),
   environment: Type.Optional(Type.Object({ name: Type.String() })),
-  flags: Type.Record(Type.String(), UfcFlagSchema),
+  flags: Type.Record(Type.String(), Type.Unknown()),
 });
-export type UfcConfiguration = Static<typeof UfcConfigurationSchema>;
+export type UfcDocument = Static<typeof UfcDocumentSchema>;
+
+/** A UFC document whose flags all passed their checks. */
+export type UfcConfiguration = Omit<UfcDocument, 'flags'> & { flags: Record<string, UfcFlag> };
 
 /**
  * Whether a variation value is of its flag's declared type, as flagging-core checks it (an
@@ -101,7 +109,7 @@ export function valueMatchesType(value: unknown, type: VariationType): boolean {
 }
 
 /**
- * Structural mistakes that make a flag meaningless: they reject the whole definition file.
+ * Structural mistakes that make a flag meaningless: the loader skips such a flag.
  * Returns `path: problem` strings, e.g. `allocations.1.splits.0.variationKey: "blue" is not a variation`.
  */
 export function structuralProblems(flag: UfcFlag): string[] {
