@@ -1,6 +1,7 @@
 import { datadogRum, type RumInitConfiguration } from '@datadog/browser-rum';
 import type { MonitoringUserChoice } from '../startup/sample-identity';
 import { createFlagMemory } from './flag-memory';
+import { monitoringUser, monitoringUserPlugin } from './monitoring-user';
 
 declare global {
   interface Window {
@@ -10,12 +11,19 @@ declare global {
 
 /**
  * The monitoring SDK's own chunk (its file name carries `datadog-rum`, which ad-block lists
- * match). Starts RUM with the profile's options and sets or clears the user.
+ * match). Sets or clears the user, then starts RUM with the profile's options, so the first view
+ * and the early resources and long tasks already carry the user (R-4.14).
  */
 export function startDatadogRum(options: RumInitConfiguration, user: MonitoringUserChoice): void {
   const flags = createFlagMemory();
+  const usr = monitoringUser(user);
+  if (usr === null) datadogRum.clearUser();
+  else datadogRum.setUser(usr);
+  // @datadog/browser-rum-core/src/boot/preStartRum.ts replays setUser after the first view.
+  const plugins = usr === null ? [] : [monitoringUserPlugin(usr)];
   datadogRum.init({
     ...options,
+    plugins: [...(options.plugins ?? []), ...plugins],
     beforeSend: (event, context) => {
       // A new view (client-side navigation) starts with no flags: record this page's again.
       const again = flags.viewSeen(event.view.id);
@@ -27,14 +35,9 @@ export function startDatadogRum(options: RumInitConfiguration, user: MonitoringU
       return options.beforeSend?.(event, context) ?? true;
     },
   });
-  if (user.kind === 'anonymous') {
-    datadogRum.clearUser();
-  } else {
-    datadogRum.setUser({ ...user.user });
-  }
   datadogRum.startSessionReplayRecording();
   // The flag provider and the route experiments report evaluations to window.DD_RUM
-  // (INTEGRATION-NOTES.md); the flag memory sees them on the way.
+  // (docs/decisions/005-monitoring-intake-and-inspector.md); the flag memory sees them on the way.
   window.DD_RUM = {
     ...datadogRum,
     addFeatureFlagEvaluation: (key, value) => {

@@ -1,7 +1,7 @@
 import type { RumInitConfiguration } from '@datadog/browser-rum';
 import type { MonitoringUserChoice } from '../startup/sample-identity';
 
-/** Spec §8: shown when the monitoring SDK cannot load (usually an ad blocker). */
+/** Shown when the monitoring SDK cannot load (usually an ad blocker). */
 export const ADBLOCKER_ALERT = 'Please disable your adblocker and refresh the page.';
 
 /** Loads the monitoring chunk after the page is interactive; alerts when it cannot load. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures';
 import { API_URL } from './shop-helpers';
@@ -32,13 +33,25 @@ export interface InspectedSession {
 
 /**
  * Keeps the page's random draws inside [0.34, 0.65]: never anonymous (under 0.2), instant_pay
- * variant a on /cart (spec §4), yet still random, so the ids the monitoring SDK makes from
+ * variant a on /cart (R-4.7), yet still random, so the ids the monitoring SDK makes from
  * Math.random stay unique (a fixed value would give every page the same session and view ids).
  */
 export async function drawWithoutAnonymity(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const random = Math.random.bind(Math);
     Math.random = () => 0.34 + 0.31 * random();
+  });
+}
+
+/**
+ * Keeps the page's random draws under 0.19, so the monitoring user draw makes the start
+ * anonymous (under 1 in 5, R-4.14) while a shopper identity is still drawn and stored; still
+ * random, for the SDK's ids.
+ */
+export async function drawAnonymously(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const random = Math.random.bind(Math);
+    Math.random = () => 0.19 * random();
   });
 }
 
@@ -81,6 +94,104 @@ export async function inspectSession(
 export function intakeTrack(url: string): string | null {
   const forward = new URL(url).searchParams.get('ddforward');
   return forward?.match(/^\/api\/v2\/([a-z-]+)/)?.[1] ?? null;
+}
+
+/** The fields the tests read of a RUM event as the browser sent it. */
+export interface SentRumEvent {
+  type: string;
+  session?: { id?: string };
+  view?: { id?: string };
+  usr?: { id?: unknown; anonymous_id?: unknown };
+  _dd?: { document_version?: number };
+}
+
+/**
+ * Collects the events of every RUM batch the page sends to the intake, read from the requests
+ * themselves (the api keeps only the highest document version of a view): NDJSON, deflated
+ * when the forwarded path says `dd-evp-encoding=deflate`.
+ */
+export function captureSentRumEvents(page: Page): SentRumEvent[] {
+  const events: SentRumEvent[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.includes('/intake?') || intakeTrack(url) !== 'rum') return;
+    const body = request.postDataBuffer();
+    if (body === null) return;
+    const deflated = new URL(url).searchParams
+      .get('ddforward')
+      ?.includes('dd-evp-encoding=deflate');
+    const text = (deflated ? inflateSync(body) : body).toString('utf8');
+    for (const line of text.split('\n')) {
+      if (line.trim() !== '') events.push(JSON.parse(line) as SentRumEvent);
+    }
+  });
+  return events;
+}
+
+/**
+ * Hides the page as a shopper switching tabs does, which makes the monitoring SDK send what it
+ * holds. `__ddIsTrusted` lets the SDK take the synthetic event whatever the profile's
+ * allowUntrustedEvents. Can be repeated: each time sends what was collected since.
+ */
+export async function hidePage(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(Object.assign(new Event('visibilitychange'), { __ddIsTrusted: true }));
+  });
+}
+
+/**
+ * Waits for the monitoring SDK to start, then at once hides the page, so the SDK sends its
+ * batch before its first view update (throttled by 3 s) replaces the view's first version in
+ * it. Answers the session and the first view's id.
+ */
+export async function flushOnceStarted(page: Page): Promise<{ sessionId: string; viewId: string }> {
+  const started = await page.waitForFunction(
+    () => {
+      const context = window.DD_RUM?.getInternalContext();
+      return context?.session_id !== undefined && context.view !== undefined
+        ? { sessionId: context.session_id, viewId: context.view.id }
+        : undefined;
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
+  const ids = await started.jsonValue();
+  await hidePage(page);
+  // waitForFunction resolves on a truthy answer only.
+  if (ids === undefined) throw new Error('the monitoring SDK answered no session');
+  return ids;
+}
+
+/** Hides the page until it has sent a resource event of the session (R-4.14: early resources). */
+export async function flushUntilResourceSent(
+  page: Page,
+  sent: readonly SentRumEvent[],
+  sessionId: string,
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await hidePage(page);
+        return sent.some((event) => event.type === 'resource' && event.session?.id === sessionId);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+}
+
+/** The lowest `_dd.document_version` the page sent of a view, once it sent one. */
+export async function firstSentVersionOfView(
+  sent: readonly SentRumEvent[],
+  viewId: string,
+): Promise<SentRumEvent> {
+  const versions = () => sent.filter((event) => event.type === 'view' && event.view?.id === viewId);
+  await expect.poll(() => versions().length, { timeout: 15_000 }).toBeGreaterThan(0);
+  return versions().reduce((lowest, event) =>
+    (event._dd?.document_version ?? Infinity) < (lowest._dd?.document_version ?? Infinity)
+      ? event
+      : lowest,
+  );
 }
 
 /** Sample shopper ids (data/shoppers/*.json) plus the fixed demo user (rumdev). */

@@ -1,6 +1,11 @@
 import { expect, test } from './fixtures';
 import {
+  captureSentRumEvents,
+  drawAnonymously,
   drawWithoutAnonymity,
+  firstSentVersionOfView,
+  flushOnceStarted,
+  flushUntilResourceSent,
   inspectSession,
   intakeTrack,
   leavePage,
@@ -25,9 +30,10 @@ const JOURNEY = { id: 39, department: 'bedding', edition: 'standard' } as const;
 const DURING_OUTAGE = { id: 38, department: 'bedding', edition: 'standard' } as const;
 const WITHOUT_SDK = { id: 40, department: 'bedding', edition: 'standard' } as const;
 
-/** Tracks that carry browser monitoring (flag exposures and evaluations are the flag SDK's). */
+/** The shop's origin is the one the second api allows (CORS). */
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
-const SECOND_API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 5;
+// Beside this run's api; + 7, as 3301 + 5 would be MySQL's 3306.
+const SECOND_API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 7;
 
 test.describe('browser monitoring through the local intake', () => {
   test('a journey is stored with the shopper and flags on every view, action and error; the inspector shows it', async ({
@@ -125,6 +131,50 @@ test.describe('browser monitoring through the local intake', () => {
     const timeline = inspector.getByTestId('timeline');
     await expect(timeline).toContainText('place order');
     await expect(timeline).toContainText('Buy now failed');
+  });
+
+  test('the first view event a session sends already carries the stored shopper, as do its early resources', async ({
+    page,
+  }) => {
+    await drawWithoutAnonymity(page);
+    const sent = captureSentRumEvents(page);
+    await page.goto('/home');
+    const { sessionId, viewId } = await flushOnceStarted(page);
+    const userId = await page.evaluate(() => localStorage.getItem('user_id'));
+    expect(userId, 'stored identity').toMatch(/\S/);
+
+    const first = await firstSentVersionOfView(sent, viewId);
+    expect(first.usr?.id, `usr.id of view version ${first._dd?.document_version}`).toBe(userId);
+    await flushUntilResourceSent(page, sent, sessionId);
+    const ofSession = sent.filter(
+      (event) => event.session?.id === sessionId && event.type !== 'telemetry',
+    );
+    for (const event of ofSession) {
+      expect(event.usr?.id, `usr.id of ${event.type}`).toBe(userId);
+    }
+  });
+
+  test('an anonymous start sends no usr.id, neither on its first view event nor on its early resources', async ({
+    page,
+  }) => {
+    await drawAnonymously(page);
+    const sent = captureSentRumEvents(page);
+    await page.goto('/home');
+    const { sessionId, viewId } = await flushOnceStarted(page);
+    // An identity is stored all the same: the start itself is anonymous (R-4.14).
+    expect(await page.evaluate(() => localStorage.getItem('user_id')), 'stored identity').toMatch(
+      /\S/,
+    );
+
+    const first = await firstSentVersionOfView(sent, viewId);
+    expect(first.usr?.id, `usr.id of view version ${first._dd?.document_version}`).toBeUndefined();
+    await flushUntilResourceSent(page, sent, sessionId);
+    const ofSession = sent.filter(
+      (event) => event.session?.id === sessionId && event.type !== 'telemetry',
+    );
+    for (const event of ofSession) {
+      expect(event.usr?.id, `usr.id of ${event.type}`).toBeUndefined();
+    }
   });
 
   test('over 50 fresh sessions the anonymous share is 5–40 % and every shopper is a sample shopper', async ({
@@ -268,7 +318,7 @@ test.describe('browser monitoring through the local intake', () => {
   }) => {
     const api = await startSecondApi(SECOND_API_PORT, `http://localhost:${WEB_PORT}`);
     try {
-      // The stored backend override (spec §7) sends this page's shop calls to the second api.
+      // The stored backend override (R-7.9) sends this page's shop calls to the second api.
       await page.addInitScript((url) => localStorage.setItem('backend_url_override', url), api.url);
       const traced = page.waitForRequest(
         (call) => call.url().startsWith(api.url) && call.headers()['traceparent'] !== undefined,
