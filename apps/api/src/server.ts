@@ -4,7 +4,11 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { readCatalogSeed, seedCatalog } from './modules/catalog/seed.js';
-import { DEFAULT_FLAGS_PATH, readFlagDefinitions } from './modules/flags/definitions.js';
+import {
+  DEFAULT_FLAGS_PATH,
+  logFlagDefinitions,
+  readFlagDefinitions,
+} from './modules/flags/definitions.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
 
 /** Listens and shuts down; everything else lives in app.ts. */
@@ -34,8 +38,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
   });
   app.log.info({ database: database.location, seeded }, 'database ready');
-  app.log.info({ sources: flagDefinitions.sources, ...flagsLoaded }, 'flag definitions loaded');
-  for (const warning of flagDefinitions.warnings) app.log.warn(warning);
+  logFlagDefinitions(app.log, flagDefinitions, flagsLoaded);
 
   let closing = false;
   const shutdown = async (signal: string) => {

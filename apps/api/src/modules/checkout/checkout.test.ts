@@ -239,8 +239,16 @@ describe('POST /checkout/orders', () => {
   });
 
   it.each([
-    [{ payment: createCardPayment({ number: '4242 4242 4242 4241' }) }, 'payment.card.number'],
-    [{ payment: createCardPayment({ expMonth: 1, expYear: 2020 }) }, 'payment.card.expYear'],
+    [
+      { payment: createCardPayment({ number: '4242 4242 4242 4241' }) },
+      'payment.card.number',
+      'CARD_NUMBER_INVALID',
+    ],
+    [
+      { payment: createCardPayment({ expMonth: 1, expYear: 2020 }) },
+      'payment.card.expYear',
+      'CARD_EXPIRED',
+    ],
     [{ payment: createCardPayment({ cvc: '12' }) }, 'payment.card.cvc'],
     [{ payment: { type: 'card' } }, 'payment.card'],
     [{ payment: { type: 'saved' } }, 'payment.paymentMethodId'],
@@ -251,14 +259,17 @@ describe('POST /checkout/orders', () => {
     [{ shipping: { ...createShippingAddress(), city: undefined } }, 'shipping.city'],
     [{ instantPayVariant: 'd' }, 'instantPayVariant'],
     [{ checkoutFlow: 'express' }, 'checkoutFlow'],
-  ])('rejects %j with a 400 naming the field, changing nothing', async (overrides, field) => {
-    await browser.post('/cart/items', { productId: 1, edition: 'standard' });
-    const before = await snapshot(browser);
-    const res = await placeOrder(browser, createOrderRequest(overrides));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', field } });
-    expect(await snapshot(browser)).toEqual(before);
-  });
+  ])(
+    'rejects %j with a 400 naming the field, changing nothing',
+    async (overrides, field, code = 'VALIDATION_ERROR') => {
+      await browser.post('/cart/items', { productId: 1, edition: 'standard' });
+      const before = await snapshot(browser);
+      const res = await placeOrder(browser, createOrderRequest(overrides));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code, field } });
+      expect(await snapshot(browser)).toEqual(before);
+    },
+  );
 
   it('saves the card when asked and pays later with the saved card', async () => {
     await browser.post('/cart/items', { productId: 3, edition: 'standard' });

@@ -82,10 +82,15 @@ describe('validateCard', () => {
     });
   });
 
-  it.each<[string, CardInput, string]>([
+  it.each<[string, CardInput, string, string?]>([
     ['a short number', { ...good, number: '4242 4242' }, 'number'],
     ['letters in the number', { ...good, number: '4242 4242 4242 424x' }, 'number'],
-    ['a failed check digit', { ...good, number: '4242 4242 4242 4241' }, 'number'],
+    [
+      'a failed check digit',
+      { ...good, number: '4242 4242 4242 4241' },
+      'number',
+      'CARD_NUMBER_INVALID',
+    ],
     ['month 13', { ...good, expMonth: 13 }, 'expMonth'],
     ['no month', { number: good.number, expYear: 2028, cvc: '123' }, 'expMonth'],
     ['no year', { number: good.number, expMonth: 1, cvc: '123' }, 'expYear'],
@@ -95,8 +100,8 @@ describe('validateCard', () => {
     ['a 2-digit CVC', { ...good, cvc: '12' }, 'cvc'],
     ['a 5-digit CVC', { ...good, cvc: '12345' }, 'cvc'],
     ['letters in the CVC', { ...good, cvc: '12a' }, 'cvc'],
-  ])('rejects %s naming the field', (_, input, field) => {
-    expect(failure(input)).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', field });
+  ])('rejects %s naming the field', (_, input, field, code = 'VALIDATION_ERROR') => {
+    expect(failure(input)).toMatchObject({ statusCode: 400, code, field });
     expect(failure(input, 'payment.card.')).toMatchObject({ field: `payment.card.${field}` });
   });
 

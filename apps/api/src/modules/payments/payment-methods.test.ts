@@ -109,17 +109,20 @@ describe('payment methods', () => {
   });
 
   it.each([
-    [card({ number: '4242 4242 4242 4241' }), 'number'],
+    [card({ number: '4242 4242 4242 4241' }), 'number', 'CARD_NUMBER_INVALID'],
     [card({ cvc: '1' }), 'cvc'],
     [card({ expMonth: 13 }), 'expMonth'],
-    [card({ expMonth: 1, expYear: 2001 }), 'expYear'],
+    [card({ expMonth: 1, expYear: 2001 }), 'expYear', 'CARD_EXPIRED'],
     [{ number: TEST_CARDS.succeeds, expMonth: 1, expYear: 2040 }, 'cvc'],
     [card({ number: undefined }), 'number'],
-  ])('rejects %j with a 400 naming the field', async (payload, field) => {
-    const res = await createShopperAgent(app).post('/payment-methods', payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', field } });
-  });
+  ])(
+    'rejects %j with a 400 naming the field',
+    async (payload, field, code = 'VALIDATION_ERROR') => {
+      const res = await createShopperAgent(app).post('/payment-methods', payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code, field } });
+    },
+  );
 
   it('rejects a malformed id with a 400 naming the field', async () => {
     const res = await createShopperAgent(app).delete('/payment-methods/1');
