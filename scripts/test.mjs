@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite that must pass, then one closing line with the totals.
-// api (Vitest, SQLite; PostgreSQL too when TEST_DATABASE_URL is set) → web units (Vitest) →
-// production build → browser tests (Playwright, system Chromium).
+// api (Vitest, SQLite; PostgreSQL too when TEST_DATABASE_URL is set) → contracts, image tool and
+// web units (Vitest) → production build → browser tests (Playwright, system Chromium).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,6 +65,8 @@ if (process.env.TEST_DATABASE_URL) {
     '\n(api on PostgreSQL skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run it)',
   );
 }
+vitest('packages/contracts', 'contracts units');
+vitest('tools/images', 'image tool units');
 vitest('apps/web', 'web units');
 
 if (step('build', 'npm', ['run', 'build'])) {

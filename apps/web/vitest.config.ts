@@ -2,15 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Unit tests only; browser tests are Playwright specs in tests/e2e.
 export default defineConfig({
-  // Workspace packages resolve to their TypeScript sources (the `source` export condition).
+  // @showroom/contracts resolves to its TypeScript sources (the `source` export condition).
   ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
-    include: [
-      'app/**/*.test.ts',
-      'app/**/*.test.tsx',
-      'scripts/**/*.test.ts',
-      'server/**/*.test.ts',
-    ],
+    include: ['app/**/*.test.ts', 'app/**/*.test.tsx', 'server/**/*.test.ts'],
     environment: 'node',
   },
 });

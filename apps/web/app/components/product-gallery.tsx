@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { viewsFor, type PhotoSet, type PhotoView } from '../catalog/product-images';
+import { viewsFor, type PhotoSet, type PhotoView } from '@showroom/contracts/product-images';
 import { ProductImage } from './product-image';
 
 const VIEW_LABELS = ['In a room', 'Front view', 'Close-up'];

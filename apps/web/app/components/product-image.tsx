@@ -9,7 +9,7 @@ import {
   type PhotoSet,
   type PhotoView,
   type ResponsiveImage,
-} from '../catalog/product-images.js';
+} from '@showroom/contracts/product-images';
 
 interface PictureProps {
   image: ResponsiveImage;

@@ -1,15 +1,16 @@
 /**
  * Single source of truth for the generated image URL scheme.
  *
- * Files are produced by `scripts/generate-images.ts` into `public/img/` and
- * served from `/img/`:
+ * Files are produced by the image tool (tools/images) into the web's
+ * `public/img/` and served from `/img/`:
  *
  *   /img/products/{id}/{set}-{view}-{width}.{ext}      4:3, widths 400/800/1200
  *   /img/hero/table-{id}-{width}.{ext}                 16:9, widths 640/1280/1920
  *   /img/departments/{slug}-{width}.{ext}              4:3, widths 400/800
  *
- * Pure module: no DOM, window or storage access (safe on the server and in
- * the generator script).
+ * Pure module: no DOM, window, storage or file-system access (safe in the
+ * browser, on the server and in the image tool). The image tool hashes this
+ * file into its cache key, so any change here regenerates the photos.
  */
 
 export const IMAGE_BASE_PATH = '/img';

@@ -1,27 +1,23 @@
 /**
  * Renders the shop's product photography from data/catalog.json.
  *
- *   npm run images -w apps/web            # skips when up to date
- *   npm run images -w apps/web -- --force # always regenerate
- *
- * Every image is drawn as SVG (scripts/images/*: a small 3D-ish furniture
- * renderer, one model per catalog `kind`, see scripts/images/furniture.ts)
- * and rasterised/encoded with sharp into public/img/ using the URL scheme in
- * app/catalog/product-images.ts. Output is deterministic; a manifest with a
- * hash of the catalog plus GENERATOR_VERSION lets builds skip the work.
+ * Every image is drawn as SVG (a small 3D-ish furniture renderer, one model per catalog `kind`,
+ * see furniture.ts and scenes.ts) and rasterised/encoded with sharp into the output folder (the
+ * web's public/img by default) under the URL scheme of @showroom/contracts/product-images.
+ * Output is deterministic; a manifest holding the cache key (cache-key.ts) lets builds skip the
+ * work while nothing that decides the images' bytes has changed.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import {
   DEPARTMENT_IMAGE_ASPECT,
   DEPARTMENT_IMAGE_WIDTHS,
   HERO_IMAGE_ASPECT,
   HERO_IMAGE_WIDTHS,
   HERO_PRODUCT_ID,
+  IMAGE_BASE_PATH,
   IMAGE_FORMATS,
   PHOTO_SETS,
   PHOTO_VIEWS,
@@ -33,21 +29,23 @@ import {
   productImageUrl,
   type AspectRatio,
   type ImageFormat,
-} from '../app/catalog/product-images.js';
-import { parseCatalog, type Catalog } from './images/catalog.js';
-import { hasBuilder } from './images/furniture.js';
-import { renderDepartmentSvg, renderHeroSvg, renderProductSvg } from './images/scenes.js';
+} from '@showroom/contracts/product-images';
+import sharp from 'sharp';
+import { changedParts, computeCacheKey, type CacheKey, type CacheKeyParts } from './cache-key.js';
+import { loadCatalog, type Catalog } from './catalog.js';
+import { renderDepartmentSvg, renderHeroSvg, renderProductSvg } from './scenes.js';
 
-/** Bump whenever the drawing code changes so cached images are regenerated. */
-export const GENERATOR_VERSION = 'showroom-images-1';
-
-const scriptDir = dirname(fileURLToPath(import.meta.url));
-const catalogPath = resolve(scriptDir, '../../../data/catalog.json');
-const publicDir = resolve(scriptDir, '../public');
-const productsDir = join(publicDir, 'img/products');
-const manifestPath = join(productsDir, 'manifest.json');
-/** Directories owned by this script (cleared before a full regeneration). */
-const ownedDirs = [productsDir, join(publicDir, 'img/hero'), join(publicDir, 'img/departments')];
+/** This folder: the generator's own sources, hashed into the cache key. */
+export const SOURCE_DIR = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(SOURCE_DIR, '../../..');
+export const CATALOG_FILE = join(REPO_ROOT, 'data', 'catalog.json');
+/** Source of @showroom/contracts/product-images (read as text, whichever build is imported). */
+export const URL_SCHEME_FILE = join(REPO_ROOT, 'packages', 'contracts', 'src', 'product-images.ts');
+/** The folder the web serves at IMAGE_BASE_PATH (`/img`). */
+export const DEFAULT_OUT_DIR = join(REPO_ROOT, 'apps', 'web', 'public', 'img');
+/** Sub-folders of the output folder this tool owns (cleared before a full regeneration). */
+const OWNED_DIRS = ['products', 'hero', 'departments'];
+export const MANIFEST_FILE = 'manifest.json';
 
 /**
  * Encoder settings are tuned for a 2-core build box. Measured CPU per view
@@ -69,7 +67,7 @@ const ENCODERS: Record<ImageFormat, (img: sharp.Sharp) => sharp.Sharp> = {
     }),
 };
 
-interface Job {
+export interface Job {
   label: string;
   svg: () => string;
   renderWidth: number;
@@ -77,43 +75,28 @@ interface Job {
   outputs: { width: number; file: (ext: ImageFormat) => string }[];
 }
 
-interface Manifest {
-  version: string;
-  hash: string;
+export interface Manifest {
+  key: string;
+  inputs: CacheKeyParts;
   generatedAt: string;
   files: number;
   bytes: number;
   seconds: number;
 }
 
-function catalogHash(text: string): string {
-  return createHash('sha256').update(GENERATOR_VERSION).update('\0').update(text).digest('hex');
+/** URL path (`/img/...`) → file in the output folder. */
+export function outputFile(outDir: string, url: string): string {
+  const prefix = `${IMAGE_BASE_PATH}/`;
+  if (!url.startsWith(prefix)) throw new Error(`Image URL outside ${prefix}: ${url}`);
+  return join(outDir, url.slice(prefix.length));
 }
 
-/** URL path (`/img/...`) → file in public/. */
-function publicFile(url: string): string {
-  return join(publicDir, url.replace(/^\//, ''));
-}
-
-function validate(catalog: Catalog): void {
-  const ids = new Set<number>();
-  for (const p of catalog.products) {
-    if (!Number.isInteger(p.id) || p.id <= 0 || ids.has(p.id))
-      throw new Error(`Bad or duplicate product id ${p.id}`);
-    ids.add(p.id);
-    if (!hasBuilder(p.kind))
-      throw new Error(`Product ${p.id}: no illustration for kind "${p.kind}"`);
-  }
-  if (!ids.has(HERO_PRODUCT_ID))
-    throw new Error(`Hero product ${HERO_PRODUCT_ID} is missing from the catalog`);
-}
-
-function buildJobs(catalog: Catalog): Job[] {
+export function buildJobs(catalog: Catalog, outDir: string): Job[] {
+  const file = (url: string): string => outputFile(outDir, url);
   const jobs: Job[] = [];
   const maxProductWidth = Math.max(...PRODUCT_IMAGE_WIDTHS);
   for (const product of catalog.products) {
     for (const set of PHOTO_SETS) {
-      if (set === 'se' && !product.specialEdition) continue;
       for (const view of PHOTO_VIEWS[set]) {
         jobs.push({
           label: `${product.id}/${set}-${view}`,
@@ -127,7 +110,7 @@ function buildJobs(catalog: Catalog): Job[] {
           aspect: PRODUCT_IMAGE_ASPECT,
           outputs: PRODUCT_IMAGE_WIDTHS.map((width) => ({
             width,
-            file: (ext) => publicFile(productImageUrl(product.id, set, view, width, ext)),
+            file: (ext) => file(productImageUrl(product.id, set, view, width, ext)),
           })),
         });
       }
@@ -143,7 +126,7 @@ function buildJobs(catalog: Catalog): Job[] {
       aspect: HERO_IMAGE_ASPECT,
       outputs: HERO_IMAGE_WIDTHS.map((width) => ({
         width,
-        file: (ext) => publicFile(heroImageUrl(width, ext, hero.id)),
+        file: (ext) => file(heroImageUrl(width, ext, hero.id)),
       })),
     });
   }
@@ -157,14 +140,14 @@ function buildJobs(catalog: Catalog): Job[] {
       aspect: DEPARTMENT_IMAGE_ASPECT,
       outputs: DEPARTMENT_IMAGE_WIDTHS.map((width) => ({
         width,
-        file: (ext) => publicFile(departmentImageUrl(dept.slug, width, ext)),
+        file: (ext) => file(departmentImageUrl(dept.slug, width, ext)),
       })),
     });
   }
   return jobs;
 }
 
-function expectedFiles(jobs: readonly Job[]): string[] {
+export function expectedFiles(jobs: readonly Job[]): string[] {
   return jobs.flatMap((job) => job.outputs.flatMap((o) => IMAGE_FORMATS.map((ext) => o.file(ext))));
 }
 
@@ -223,39 +206,71 @@ async function pool<T>(
   return total;
 }
 
-function readManifest(): Manifest | null {
+export function readManifest(file: string): Partial<Manifest> | null {
   try {
-    return JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<Manifest>;
   } catch {
     return null;
   }
 }
 
-async function main(): Promise<void> {
-  const force = process.argv.includes('--force');
-  const started = performance.now();
-  const text = readFileSync(catalogPath, 'utf8');
-  const catalog = parseCatalog(text);
-  validate(catalog);
-  const hash = catalogHash(text);
-  const jobs = buildJobs(catalog);
-  const files = expectedFiles(jobs);
+/** The cache key of the current tree, with the encoder sharp actually loaded. */
+export function currentCacheKey(): CacheKey {
+  return computeCacheKey({
+    sourceDir: SOURCE_DIR,
+    catalogFile: CATALOG_FILE,
+    urlSchemeFile: URL_SCHEME_FILE,
+    encoder: sharp.versions,
+  });
+}
 
-  const manifest = readManifest();
-  if (
-    !force &&
-    manifest?.hash === hash &&
-    manifest.version === GENERATOR_VERSION &&
-    files.every((f) => existsSync(f))
-  ) {
-    console.log(
-      `images up to date (${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB)`,
-    );
+/** Why the photos must be generated again, or null when the output is up to date. */
+export function regenerationReason(state: {
+  force: boolean;
+  manifest: Partial<Manifest> | null;
+  cacheKey: CacheKey;
+  /** How many expected files are absent from the output folder. */
+  missing: number;
+}): string | null {
+  const { force, manifest, cacheKey, missing } = state;
+  if (force) return '--force';
+  if (!manifest) return 'no manifest';
+  if (manifest.key !== cacheKey.key) {
+    const changed = changedParts(manifest.inputs, cacheKey.parts);
+    return changed.length > 0 ? `changed: ${changed.join(', ')}` : 'new cache key';
+  }
+  if (missing > 0) return `${missing} files missing`;
+  return null;
+}
+
+export interface GenerateOptions {
+  /** The folder served at `/img`. */
+  outDir: string;
+  /** Regenerate even when the manifest says the output is up to date. */
+  force: boolean;
+}
+
+export async function generateImages({ outDir, force }: GenerateOptions): Promise<void> {
+  const started = performance.now();
+  const catalog = loadCatalog(CATALOG_FILE);
+  const cacheKey = currentCacheKey();
+  const jobs = buildJobs(catalog, outDir);
+  const files = expectedFiles(jobs);
+  const manifestFile = join(outDir, MANIFEST_FILE);
+
+  const manifest = readManifest(manifestFile);
+  const missing = files.filter((f) => !existsSync(f)).length;
+  const reason = regenerationReason({ force, manifest, cacheKey, missing });
+  if (reason === null) {
+    const mb = ((manifest?.bytes ?? 0) / 1e6).toFixed(1);
+    console.log(`images up to date in ${outDir} (${files.length} files, ${mb} MB)`);
     return;
   }
+  console.log(`images: generating ${files.length} files into ${outDir} (${reason})`);
 
-  for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
-  mkdirSync(productsDir, { recursive: true });
+  rmSync(manifestFile, { force: true });
+  for (const dir of OWNED_DIRS) rmSync(join(outDir, dir), { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
 
   const cores = availableParallelism();
   // One libvips thread per image and ~2 images in flight per core keeps both
@@ -265,31 +280,21 @@ async function main(): Promise<void> {
   const bytes = await pool(jobs, Math.max(2, cores * 2), runJob);
 
   const seconds = (performance.now() - started) / 1000;
-  const missing = files.filter((f) => !existsSync(f));
-  if (missing.length > 0)
+  const absent = files.filter((f) => !existsSync(f));
+  if (absent.length > 0)
     throw new Error(
-      `Image generation incomplete: ${missing.length} files missing, e.g. ${missing[0]}`,
+      `Image generation incomplete: ${absent.length} files missing, e.g. ${absent[0]}`,
     );
   const written: Manifest = {
-    version: GENERATOR_VERSION,
-    hash,
+    key: cacheKey.key,
+    inputs: cacheKey.parts,
     generatedAt: new Date().toISOString(),
     files: files.length,
     bytes,
     seconds: Math.round(seconds * 10) / 10,
   };
-  writeFileSync(manifestPath, `${JSON.stringify(written, null, 2)}\n`);
+  writeFileSync(manifestFile, `${JSON.stringify(written, null, 2)}\n`);
   console.log(
     `images: ${files.length} files (${jobs.length} renders) in ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB`,
   );
 }
-
-// Allow importing helpers in tests without running the generator.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
-
-export { buildJobs, catalogHash, expectedFiles };

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import {
+  HERO_PRODUCT_ID,
+  PHOTO_SETS,
+  PHOTO_VIEWS,
+  productImageFiles,
+} from '@showroom/contracts/product-images';
 import { describe, expect, it } from 'vitest';
-import { PHOTO_SETS, PHOTO_VIEWS, productImageFiles } from '../../app/catalog/product-images.js';
-import { buildJobs, expectedFiles } from '../generate-images.js';
-import { parseCatalog } from './catalog.js';
+import { CatalogError, loadCatalog, parseCatalog } from './catalog.js';
 import { KINDS, hasBuilder } from './furniture.js';
+import { CATALOG_FILE, buildJobs, expectedFiles } from './generate.js';
 import { renderDepartmentSvg, renderHeroSvg, renderProductSvg } from './scenes.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const catalog = parseCatalog(readFileSync(resolve(here, '../../../../data/catalog.json'), 'utf8'));
+const catalog = loadCatalog(CATALOG_FILE);
 const DEPARTMENTS = ['tables', 'chairs', 'sofas', 'bedding', 'lighting'];
 
 describe('data/catalog.json', () => {
@@ -43,8 +46,6 @@ describe('data/catalog.json', () => {
       expect(names.has(p.name)).toBe(false);
       names.add(p.name);
       const se = p.specialEdition;
-      expect(se).toBeDefined();
-      if (!se) continue;
       expect(se.priceCents).toBeGreaterThan(p.priceCents);
       expect(se.stock).toBeGreaterThanOrEqual(2);
       expect(se.stock).toBeLessThanOrEqual(8);
@@ -96,13 +97,84 @@ describe('scenes', () => {
 });
 
 describe('generator job list', () => {
-  it('produces exactly the files the URL helpers point at', () => {
-    const files = expectedFiles(buildJobs(catalog)).map((f) => f.replace(/\\/g, '/'));
-    for (const p of catalog.products) {
-      for (const f of productImageFiles(p.id))
-        expect(files.some((x) => x.endsWith(`/public/${f}`))).toBe(true);
-    }
+  it('produces exactly the files the URL helpers point at, under the output folder', () => {
+    const outDir = join('/out', 'img');
+    const files = expectedFiles(buildJobs(catalog, outDir));
+    const expected = new Set(
+      catalog.products.flatMap((p) =>
+        // productImageFiles() names files relative to the web's public/ (`img/products/…`).
+        productImageFiles(p.id).map((f) => join(outDir, f.replace(/^img\//, ''))),
+      ),
+    );
+    const written = new Set(files);
+    for (const f of expected) expect(written.has(f), f).toBe(true);
     // 60 products × 72 + hero 9 + 5 departments × 6.
     expect(files).toHaveLength(60 * 72 + 9 + 30);
+    expect(written.size).toBe(files.length);
+    expect(files).toContain(join(outDir, 'hero', `table-${HERO_PRODUCT_ID}-1920.avif`));
+    expect(files).toContain(join(outDir, 'departments', 'tables-800.webp'));
+  });
+});
+
+describe('catalog validation', () => {
+  const text = readFileSync(CATALOG_FILE, 'utf8');
+  const edited = (edit: (json: Record<string, unknown[]>) => void): string => {
+    const json = JSON.parse(text) as Record<string, unknown[]>;
+    edit(json);
+    return JSON.stringify(json);
+  };
+  const product = (json: Record<string, unknown[]>, i: number): Record<string, unknown> =>
+    json.products?.[i] as Record<string, unknown>;
+
+  it('accepts data/catalog.json', () => {
+    expect(parseCatalog(text).products).toHaveLength(60);
+  });
+
+  it('names the first bad path against the contract schema', () => {
+    const wrongType = edited((json) => {
+      product(json, 5).priceCents = 'cheap';
+    });
+    expect(() => parseCatalog(wrongType, 'catalog.json')).toThrow(
+      new CatalogError('catalog.json: products[5].priceCents must be integer'),
+    );
+    const missing = edited((json) => {
+      delete (product(json, 3).specialEdition as Record<string, unknown>).colour;
+    });
+    expect(() => parseCatalog(missing, 'c.json')).toThrow(
+      'c.json: products[3].specialEdition.colour is missing',
+    );
+    expect(() => parseCatalog('{"products": []}', 'c.json')).toThrow(
+      'c.json: departments is missing',
+    );
+    expect(() => parseCatalog('[]', 'c.json')).toThrow('c.json: (root) must be object');
+    expect(() => parseCatalog('{', 'c.json')).toThrow(/^c\.json: not JSON/);
+  });
+
+  it('rejects what the renderer cannot draw', () => {
+    const unknownKind = edited((json) => {
+      product(json, 2).kind = 'hammock';
+    });
+    expect(() => parseCatalog(unknownKind, 'c.json')).toThrow(
+      'c.json: products[2].kind "hammock" has no illustration',
+    );
+    const duplicate = edited((json) => {
+      product(json, 1).id = 1;
+    });
+    expect(() => parseCatalog(duplicate, 'c.json')).toThrow(
+      'c.json: products[1].id 1 is a duplicate',
+    );
+    const noHero = edited((json) => {
+      json.products =
+        json.products?.filter((p) => (p as { id: number }).id !== HERO_PRODUCT_ID) ?? [];
+    });
+    expect(() => parseCatalog(noHero, 'c.json')).toThrow(
+      `c.json: hero product ${HERO_PRODUCT_ID} is missing`,
+    );
+    const strayDepartment = edited((json) => {
+      product(json, 0).department = 'garden';
+    });
+    expect(() => parseCatalog(strayDepartment, 'c.json')).toThrow(
+      'c.json: products[0].department "garden" is not a department',
+    );
   });
 });

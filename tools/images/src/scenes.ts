@@ -2,6 +2,7 @@
  * Scene composition: backgrounds (room, studio, colour-block, luxe), props,
  * shadows, glows and camera framing around a furniture model.
  */
+import type { PhotoSet } from '@showroom/contracts/product-images';
 import { luminance, mix, shade } from './colour.js';
 import type { CatalogDepartment, CatalogProduct } from './catalog.js';
 import {
@@ -39,7 +40,6 @@ import {
   type Vec3,
 } from './render3d.js';
 
-export type PhotoSet = 'std' | 'new' | 'se';
 type Style = 'room' | 'studio' | 'pop' | 'pop-room' | 'luxe' | 'luxe-studio';
 
 // ------------------------------------------------------------------ palettes
@@ -738,7 +738,7 @@ export function renderProductSvg(shot: ProductShot, W = 1200, H = 900): string {
   beginDocument();
   const { product: p, set, view } = shot;
   const rng = createRng(seedFor(p.id, set));
-  const colour = set === 'se' && p.specialEdition ? p.specialEdition.colour : p.colour;
+  const colour = set === 'se' ? p.specialEdition.colour : p.colour;
   const model = buildModel({
     id: p.id,
     kind: p.kind,

@@ -23,7 +23,7 @@ import {
   productImageUrl,
   srcSet,
   viewsFor,
-} from './product-images';
+} from './product-images.js';
 
 describe('constants', () => {
   it('describes the generated renditions', () => {
