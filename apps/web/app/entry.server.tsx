@@ -10,7 +10,7 @@ export const streamTimeout = 5_000;
 
 /**
  * Called by the web server before it listens: an invalid deployment profile stops start-up
- * with a message naming the profile and the field (spec §5).
+ * with a message naming the profile and the field (docs/requirements.md §5).
  */
 export function checkDeploymentProfiles(): void {
   loadRuntimeProfiles();

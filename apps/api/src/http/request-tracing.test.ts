@@ -8,7 +8,7 @@ import type { RequestTracer } from './request-tracing.js';
 const WEB_ORIGIN = 'http://localhost:3000';
 const TRACE_ID = '0000000000000000576cf2ef9de2b2a4';
 const PARENT_ID = '5cb2a7e3e1b0a1f4';
-/** The headers the browser SDK adds to a traced call (INTEGRATION-NOTES.md "Tracing"). */
+/** The headers the browser SDK adds to a traced call (RUM SDK `allowedTracingUrls` with the tracecontext and datadog propagators). */
 const TRACING_HEADERS = [
   'traceparent',
   'tracestate',

@@ -49,7 +49,7 @@ describe('classic checkout steps', () => {
   });
 });
 
-describe('instant_pay pay button (spec §4)', () => {
+describe('instant_pay pay button (docs/requirements.md §4)', () => {
   it('a and no variant: the standard button', () => {
     expect(payButtonFor('a')).toEqual({
       label: 'Place order',

@@ -5,6 +5,7 @@ import { useShopClient } from '../lib/shop-session';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { BuyNowButton } from './buy-now-button';
 import { SHOP_ACTIONS, amountContext, trackAction } from '../monitoring/track';
+import { messageOf } from '../lib/api-errors';
 
 type AddStatus =
   | { kind: 'idle' }
@@ -54,7 +55,7 @@ export function AddToCart({
     } catch (error) {
       setStatus({
         kind: 'failed',
-        message: error instanceof Error ? error.message : 'Could not add to the cart',
+        message: messageOf(error),
       });
     }
   };

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CartItemInput } from '@showroom/contracts/cart';
 import { useShopClient } from '../lib/shop-session';
+import { messageOf } from '../lib/api-errors';
 
 /** What a checkout reached through Buy now carries in its history entry. */
 export interface BuyNowLocationState {
@@ -15,7 +16,7 @@ export function isBuyNowState(state: unknown): state is BuyNowLocationState {
 }
 
 /**
- * Buy-now demo mode (spec §3): the cart becomes exactly this product, then checkout. With
+ * Buy-now demo mode (docs/requirements.md §3): the cart becomes exactly this product, then checkout. With
  * `shouldError`, that checkout's order attempt fails like a real bug (see routes/checkout.tsx).
  */
 export function BuyNowButton({ item, disabled }: { item: CartItemInput; disabled: boolean }) {
@@ -33,7 +34,7 @@ export function BuyNowButton({ item, disabled }: { item: CartItemInput; disabled
       const state: BuyNowLocationState = { buyNow: true };
       await navigate('/checkout', { state });
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'Buy now did not work');
+      setError(messageOf(caught));
       setBusy(false);
     }
   };

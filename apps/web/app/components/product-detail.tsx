@@ -13,7 +13,7 @@ export function ProductDetail({ product, edition }: { product: Product; edition:
   const name = special ? product.specialEdition.name : product.name;
   const priceCents = special ? product.specialEdition.priceCents : product.priceCents;
   const stock = special ? product.specialEdition.stock : product.stock;
-  // New-product-photos demo mode (spec §3): the second photo set for the standard edition.
+  // New-product-photos demo mode (docs/requirements.md §3): the second photo set for the standard edition.
   const newPhotos = useDemoModes()?.newPhotos.enabled ?? false;
   const photoSet = special ? 'se' : newPhotos ? 'new' : 'std';
   return (

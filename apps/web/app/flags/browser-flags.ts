@@ -25,7 +25,7 @@ export function isFlagProviderSet(): boolean {
 }
 
 /**
- * ARCHITECTURE.md start-up step 6: the OpenFeature provider and context. The provider is its
+ * docs/architecture.md start-up step 6: the OpenFeature provider and context. The provider is its
  * own chunk. A failure is logged with the spec's message and the shop goes on with defaults; in
  * demo mode start-up waits for READY (poll 100 ms, give up after 10 s).
  */
@@ -33,7 +33,10 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
   try {
     const { DatadogProvider } = await import('@datadog/openfeature-browser');
     const provider = new DatadogProvider(
-      flagProviderOptions(result.profile, result.version.version),
+      flagProviderOptions(result.profile, result.version.version, {
+        // in a webview nothing is reported, exposures and flag evaluations included.
+        telemetry: !result.switches.webview,
+      }),
     );
     await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
     providerSet = true;
@@ -68,7 +71,7 @@ function markFlagStatus(status: 'ready' | 'error'): void {
   document.documentElement.dataset.flags = status;
 }
 
-/** Re-syncs the evaluation context with the stored identity (spec §8 warning on failure). */
+/** Re-syncs the evaluation context with the stored identity (docs/requirements.md §8 warning on failure). */
 export async function syncFlagContext(result: StartupResult): Promise<void> {
   try {
     await OpenFeature.setContext(

@@ -17,7 +17,7 @@ describe('effective value of a demo feature', () => {
     expect(effectiveFeatureValue(null, null)).toEqual({ value: false, source: 'default' });
   });
 
-  it('covers the five local-storage flags of spec §3', () => {
+  it('covers the five local-storage flags of docs/requirements.md §3', () => {
     expect(DEMO_FEATURES.map((feature) => feature.storageKey)).toEqual([
       'newCheckoutFlow',
       'checkoutCountrySelector',

@@ -49,7 +49,7 @@ export interface EffectiveFeature {
 }
 
 /**
- * ARCHITECTURE.md "Feature flags": a local-storage override set by a query switch wins, else the
+ * docs/architecture.md "Feature flags": a local-storage override set by a query switch wins, else the
  * flag service's value for this shopper, else false.
  */
 export function effectiveFeatureValue(

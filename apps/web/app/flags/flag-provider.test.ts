@@ -14,7 +14,7 @@ function fakeClock() {
   };
 }
 
-describe('waiting for the flag provider (spec §4, §9)', () => {
+describe('waiting for the flag provider (docs/requirements.md §4, §9)', () => {
   it('polls every 100 ms until READY', async () => {
     const clock = fakeClock();
     const warnings: string[] = [];
@@ -79,7 +79,7 @@ describe('provider options from a deployment profile', () => {
   });
 });
 
-describe('evaluation context (spec §4)', () => {
+describe('evaluation context (docs/requirements.md §4)', () => {
   it('carries the stored identity and the browser family under the targeting names', () => {
     expect(
       buildEvaluationContext(

@@ -17,7 +17,7 @@ export function flagProviderOptions(
   version: string,
   { telemetry = true }: { telemetry?: boolean } = {},
 ): FlaggingInitConfiguration {
-  // In a webview (spec §1: monitoring skipped) the provider evaluates but reports nothing.
+  // In a webview (docs/requirements.md §1: monitoring skipped) the provider evaluates but reports nothing.
   if (!telemetry) {
     return {
       clientToken: profile.clientToken,

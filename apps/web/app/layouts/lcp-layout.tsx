@@ -2,7 +2,7 @@ import { Link, Outlet } from 'react-router';
 import { Footer } from '../components/footer';
 
 /**
- * The landing-page variant (spec §2 lcp-layout): a slim header so the hero image is the
+ * The landing-page variant (docs/requirements.md §2 lcp-layout): a slim header so the hero image is the
  * largest thing in the first viewport — the page's LCP element.
  */
 export default function LcpLayout() {

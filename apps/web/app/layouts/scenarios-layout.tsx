@@ -1,6 +1,6 @@
 import { Link, Outlet } from 'react-router';
 
-/** The presenters' scenario catalogue: no shop chrome and no start-up sequence (spec §2). */
+/** The presenters' scenario catalogue: no shop chrome and no start-up sequence (docs/requirements.md §2). */
 export default function ScenariosLayout() {
   return (
     <div className="scenarios-layout">

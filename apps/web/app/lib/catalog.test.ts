@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProductParam, productPath } from './catalog';
 
-describe('product path segments (spec §2)', () => {
+describe('product path segments (docs/requirements.md §2)', () => {
   it('reads a plain product id and a special edition id', () => {
     expect(parseProductParam('12')).toEqual({ id: 12, edition: 'standard' });
     expect(parseProductParam('special-edition-12')).toEqual({ id: 12, edition: 'special' });

@@ -38,7 +38,7 @@ export interface AuditEntry {
   at: number;
 }
 
-/** Attributes of the evaluation context that targeting rules can use (spec §4). */
+/** Attributes of the evaluation context that targeting rules can use (docs/requirements.md §4). */
 export const TARGETING_ATTRIBUTES = [
   'team',
   'useDiscount',

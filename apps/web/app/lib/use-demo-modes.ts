@@ -13,7 +13,7 @@ export interface DemoModes {
 }
 
 /**
- * The session-storage demo modes (spec §3), read only once start-up has run in the browser:
+ * The session-storage demo modes (docs/requirements.md §3), read only once start-up has run in the browser:
  * null during server rendering and hydration, so both render the same page.
  */
 export function useDemoModes(): DemoModes | null {

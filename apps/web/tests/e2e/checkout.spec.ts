@@ -236,7 +236,7 @@ test.describe('checkout', () => {
     await expect(form).toHaveAttribute('data-country-first', 'true');
     await expect(form.locator('input, select').first()).toHaveAttribute('name', 'country');
 
-    // A full load of /checkout forces it off (spec §4).
+    // A full load of /checkout forces it off (docs/requirements.md §4).
     await page.goto('/checkout');
     await expect(form).toHaveAttribute('data-country-first', 'false');
     await expect(form.locator('input, select').first()).toHaveAttribute('name', 'name');

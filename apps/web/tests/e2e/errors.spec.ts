@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 
-test.describe('error pages (spec §2, §5, §8)', () => {
+test.describe('error pages (docs/requirements.md §2, §5, §8)', () => {
   test.beforeEach(({ consoleWatch }) => {
     // Chromium reports the document's own 404 status as a console error.
     consoleWatch.allow(/status of 404/);

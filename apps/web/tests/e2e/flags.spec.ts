@@ -175,7 +175,7 @@ test.describe('feature flags through the official provider (issue 4)', () => {
   });
 });
 
-test.describe('flag types and error codes at the provider boundary (spec §5, §8)', () => {
+test.describe('flag types and error codes at the provider boundary (docs/requirements.md §5, §8)', () => {
   test('types normalise and a missing or mistyped flag answers its error code with the default', async ({
     page,
   }) => {

@@ -37,7 +37,7 @@ export const price = (cents: number) => usd.format(cents / 100);
 /**
  * A fixed random value in the page: the 1-in-5 anonymous draw and the sample identity stop
  * deciding the test, and a full load of /cart draws the instant_pay variant from it
- * (0.5 → a, 0.7 → c; spec §4).
+ * (0.5 → a, 0.7 → c; docs/requirements.md §4).
  */
 export async function fixRandom(page: Page, value = 0.5) {
   await page.addInitScript((fixed) => {
@@ -45,7 +45,7 @@ export async function fixRandom(page: Page, value = 0.5) {
   }, value);
 }
 
-/** A local-storage override on every load (it wins over the flag service; spec §3). */
+/** A local-storage override on every load (it wins over the flag service; docs/requirements.md §3). */
 export async function overrideFeature(page: Page, key: string, value: boolean) {
   await page.addInitScript(([name, stored]) => localStorage.setItem(name, stored), [
     key,

@@ -28,7 +28,7 @@ const storage = (page: Page) =>
 const session = (page: Page) =>
   page.evaluate(() => ({ ...sessionStorage }) as Record<string, string>);
 
-test.describe('start-up sequence in the browser (spec §4)', () => {
+test.describe('start-up sequence in the browser (docs/requirements.md §4)', () => {
   test("R-4.10 R-4.11 R-4.12: a fresh visit stores all six identity keys from today's slice", async ({
     page,
   }) => {

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 /**
- * Browser monitoring as the intake decodes it (ARCHITECTURE.md "Monitoring"): one row per RUM
+ * Browser monitoring as the intake decodes it (docs/architecture.md "Monitoring"): one row per RUM
  * session and per view (the highest `_dd.document_version` of each view wins), every other RUM
  * event once, and the flag variants each session saw. Dates are epoch ms and durations
  * nanoseconds, both `bigint` (PostgreSQL `integer` is 32-bit).

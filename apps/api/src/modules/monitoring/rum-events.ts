@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 
 /**
  * RUM events as @datadog/browser-rum sends them on the rum track, reduced to the rows the
- * monitoring tables keep (INTEGRATION-NOTES.md "Browser monitoring SDK ↔ intake"): `date` is
+ * monitoring tables keep (the SDK's wire format: docs/decisions/005-monitoring-intake-and-inspector.md): `date` is
  * epoch ms, durations are nanoseconds, a view is sent again with a rising
  * `_dd.document_version`, `usr` and `feature_flags` ride on the events.
  */

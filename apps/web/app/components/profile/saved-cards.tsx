@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { brandLabel } from '../../checkout/card-form';
 import { useShopClient } from '../../lib/shop-session';
 import type { PaymentMethod } from '@showroom/contracts/payments';
+import { messageOf } from '../../lib/api-errors';
 
 /** Saved cards with a delete button each; the api keeps only brand, last four and expiry. */
 export function SavedCardList({
@@ -23,7 +24,7 @@ export function SavedCardList({
       await client.deletePaymentMethod(card.id);
       onDeleted(card.id);
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'The card could not be deleted.');
+      setError(messageOf(caught));
     } finally {
       setDeleting(null);
     }
