@@ -38,7 +38,8 @@ async function failFirst(page: Page, method: string, pathEnd: string, count: num
 }
 
 test.describe('the browser api client', () => {
-  test('retries a GET once after a 503 and shows the answer', async ({ page }) => {
+  test('retries a GET once after a 503 and shows the answer', async ({ page, consoleWatch }) => {
+    consoleWatch.allow(/status of 503/);
     const calls = await failFirst(page, 'GET', '/cart', 1);
     await page.goto('/cart');
     await startupDone(page);
@@ -51,7 +52,7 @@ test.describe('the browser api client', () => {
     page,
     consoleWatch,
   }) => {
-    consoleWatch.allow(/503/);
+    consoleWatch.allow(/status of 503/);
     const calls = await failFirst(page, 'GET', '/cart', 10);
     await page.goto('/cart');
     await startupDone(page);
@@ -61,7 +62,7 @@ test.describe('the browser api client', () => {
   });
 
   test('never retries a POST', async ({ page, consoleWatch }) => {
-    consoleWatch.allow(/503/);
+    consoleWatch.allow(/status of 503/);
     const calls = await failFirst(page, 'POST', '/cart/items', 10);
     await page.goto(productPath(SIDE_TABLE.id, SIDE_TABLE.department, 'standard'));
     await startupDone(page);
