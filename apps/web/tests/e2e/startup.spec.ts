@@ -56,7 +56,9 @@ test.describe('start-up sequence in the browser (docs/requirements.md §4)', () 
     for (const key of IDENTITY_KEYS) expect(again[key]).toBe(stored[key]);
   });
 
-  test('R-4.15: ?rumdev=true gives the monitoring SDK the fixed demo user', async ({ page }) => {
+  test('R-2.7, R-3.7: ?rumdev=true gives the monitoring SDK the fixed demo user', async ({
+    page,
+  }) => {
     await page.goto('/?rumdev=true');
     await startupDone(page);
     await expect
@@ -78,7 +80,7 @@ test.describe('start-up sequence in the browser (docs/requirements.md §4)', () 
       .toMatchObject({ name: 'John Doe', email: 'john.doe@example.com' });
   });
 
-  test('R-4.13: without the cookie the sample identity is the monitoring user', async ({
+  test('R-4.14: without the cookie the sample identity is the monitoring user', async ({
     page,
   }) => {
     await fixRandom(page, 0.5);
@@ -90,7 +92,7 @@ test.describe('start-up sequence in the browser (docs/requirements.md §4)', () 
       .toMatchObject({ id: stored.user_id, email: stored.user_email });
   });
 
-  test('R-4.13: a draw under 1 in 5 clears the monitoring user (anonymous session)', async ({
+  test('R-4.14: a draw under 1 in 5 clears the monitoring user (anonymous session)', async ({
     page,
   }) => {
     await fixRandom(page, 0.1);
