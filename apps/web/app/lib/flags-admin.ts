@@ -1,53 +1,6 @@
-/** Shapes of the api's operator flag routes (GET /flags; see the api's /docs). */
-export interface FlagCondition {
-  attribute: string;
-  operator: string;
-  value: unknown;
-}
+import type { FlagCondition } from '@showroom/contracts/flags-admin';
 
-export interface FlagAllocation {
-  key: string;
-  rules: { conditions: FlagCondition[] }[];
-  doLog: boolean;
-  rolloutPercentage: number;
-  splits: { variationKey: string; percentage: number }[];
-}
-
-export interface FlagView {
-  key: string;
-  enabled: boolean;
-  variationType: string;
-  variations: { key: string; value: unknown; exposures: number }[];
-  allocations: FlagAllocation[];
-  exposures: { total: number; byVariant: Record<string, number> };
-  revision: number;
-  updatedAt: number;
-}
-
-export interface FlagList {
-  createdAt: number;
-  environment: string;
-  flags: FlagView[];
-}
-
-export interface AuditEntry {
-  id: number;
-  flagKey: string | null;
-  action: string;
-  operator: string;
-  at: number;
-}
-
-/** Attributes of the evaluation context that targeting rules can use (docs/requirements.md §4). */
-export const TARGETING_ATTRIBUTES = [
-  'team',
-  'useDiscount',
-  'useNewCheckoutFlow',
-  'browser',
-  'user_id',
-  'user_email',
-  'user_name',
-] as const;
+/** Rule operators the /flags page offers (the api accepts every operator its evaluator knows). */
 
 export const RULE_OPERATORS = [
   'ONE_OF',

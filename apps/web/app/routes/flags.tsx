@@ -2,7 +2,8 @@ import { useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/flags';
 import { FlagCard } from '../components/flags/flag-card';
 import { apiGet, apiSend } from '../lib/api.server';
-import { parseRuleValue, type AuditEntry, type FlagList } from '../lib/flags-admin';
+import type { AuditEntry, FlagList } from '@showroom/contracts/flags-admin';
+import { parseRuleValue } from '../lib/flags-admin';
 
 export function meta() {
   return [{ title: 'Feature flags — Showroom' }];

@@ -1,7 +1,7 @@
 import type { ExposureCounts } from '../intake/repository.js';
 import { allocationRolloutPercentage, splitPercentage } from './operations.js';
 import type { StoredFlag } from './repository.js';
-import type { FlagView } from './schemas.js';
+import type { FlagView } from '@showroom/contracts/flags-admin';
 
 /** What an operator sees of a flag: its definition, rollout shares and live exposure counts. */
 export function toFlagView(stored: StoredFlag, exposures: ExposureCounts | undefined): FlagView {

@@ -1,3 +1,4 @@
+import type { AuditEntry } from '@showroom/contracts/flags-admin';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -21,16 +22,7 @@ export interface StoredFlag {
   updatedAt: number;
 }
 
-export interface AuditEntry {
-  id: number;
-  flagKey: string | null;
-  action: string;
-  operator: string;
-  at: number;
-  before: unknown;
-  after: unknown;
-  configurationCreatedAt: number;
-}
+export type { AuditEntry };
 
 export interface SyncResult {
   added: string[];

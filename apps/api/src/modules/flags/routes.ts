@@ -11,11 +11,13 @@ import {
 import type { FlagsRepository } from './repository.js';
 import {
   AuditListSchema,
-  AuditQuerySchema,
   FlagChangeResultSchema,
-  FlagKeyParamsSchema,
   FlagListSchema,
   FlagViewSchema,
+} from '@showroom/contracts/flags-admin';
+import {
+  AuditQuerySchema,
+  FlagKeyParamsSchema,
   OperatorHeadersSchema,
   SetEnabledBodySchema,
   SetRolloutBodySchema,

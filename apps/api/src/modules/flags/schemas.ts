@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { VariationTypeSchema } from '@showroom/contracts/flags-admin';
 import { SUPPORTED_OPERATORS } from './flagging-core.js';
-import { UfcShardSchema, VariationTypeSchema } from './ufc.js';
 
 // ── precompute-assignments (the wire format of @datadog/openfeature-browser) ──
 
@@ -142,84 +142,4 @@ export const SetRulesBodySchema = Type.Object({
 export const AuditQuerySchema = Type.Object({
   flag: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this flag' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-});
-
-const ExposureCountsSchema = Type.Object({
-  total: Type.Integer({ minimum: 0 }),
-  byVariant: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
-});
-
-export const FlagViewSchema = Type.Object(
-  {
-    key: Type.String(),
-    enabled: Type.Boolean(),
-    variationType: VariationTypeSchema,
-    variations: Type.Array(
-      Type.Object({
-        key: Type.String(),
-        value: Type.Unknown(),
-        exposures: Type.Integer({ minimum: 0, description: 'Stored exposures of this variant' }),
-      }),
-    ),
-    allocations: Type.Array(
-      Type.Object({
-        key: Type.String(),
-        rules: Type.Array(
-          Type.Object({
-            conditions: Type.Array(
-              Type.Object({
-                attribute: Type.String(),
-                operator: Type.String(),
-                value: Type.Unknown(),
-              }),
-            ),
-          }),
-        ),
-        startAt: Type.Optional(Type.String()),
-        endAt: Type.Optional(Type.String()),
-        doLog: Type.Boolean(),
-        rolloutPercentage: Type.Number({ description: 'Share of matching subjects it assigns, %' }),
-        splits: Type.Array(
-          Type.Object({
-            variationKey: Type.String(),
-            percentage: Type.Number(),
-            shards: Type.Array(UfcShardSchema),
-            extraLogging: Type.Optional(Type.Record(Type.String(), Type.String())),
-          }),
-        ),
-      }),
-    ),
-    exposures: ExposureCountsSchema,
-    revision: Type.Integer(),
-    updatedAt: Type.Integer(),
-  },
-  { title: 'FlagView' },
-);
-export type FlagView = Static<typeof FlagViewSchema>;
-
-export const FlagListSchema = Type.Object({
-  createdAt: Type.Integer({ description: 'Served configuration version, epoch ms' }),
-  environment: Type.String(),
-  flags: Type.Array(FlagViewSchema),
-});
-
-export const FlagChangeResultSchema = Type.Object({
-  flag: FlagViewSchema,
-  createdAt: Type.Integer({ description: 'Configuration version after the change' }),
-  changed: Type.Boolean({ description: 'false when the flag already was so (nothing stored)' }),
-});
-
-export const AuditListSchema = Type.Object({
-  entries: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      flagKey: Type.Union([Type.String(), Type.Null()]),
-      action: Type.String({ description: 'enable, disable, rollout, rules, load, remove' }),
-      operator: Type.String(),
-      at: Type.Integer({ description: 'Epoch ms' }),
-      before: Type.Unknown(),
-      after: Type.Unknown(),
-      configurationCreatedAt: Type.Integer(),
-    }),
-  ),
 });

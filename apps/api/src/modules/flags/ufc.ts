@@ -1,4 +1,13 @@
 import { Type, type Static } from 'typebox';
+import {
+  UfcShardSchema,
+  VARIATION_TYPES,
+  VariationTypeSchema,
+  type UfcShard,
+  type VariationType,
+} from '@showroom/contracts/flags-admin';
+
+export { UfcShardSchema, VARIATION_TYPES, VariationTypeSchema, type UfcShard, type VariationType };
 
 /**
  * Universal Flag Configuration (UFC), in the dialect `@datadog/flagging-core` reads: every shard
@@ -6,20 +15,6 @@ import { Type, type Static } from 'typebox';
  * evaluator's names. Eppo's dialect differs (totalShards on the flag, JSON variations as
  * strings, GT/LT on versions): testdata/eppo-ufc/README.md.
  */
-
-export const VARIATION_TYPES = ['BOOLEAN', 'STRING', 'INTEGER', 'NUMERIC', 'JSON'] as const;
-export type VariationType = (typeof VARIATION_TYPES)[number];
-
-export const VariationTypeSchema = Type.Union(
-  [
-    Type.Literal('BOOLEAN'),
-    Type.Literal('STRING'),
-    Type.Literal('INTEGER'),
-    Type.Literal('NUMERIC'),
-    Type.Literal('JSON'),
-  ],
-  { description: 'UFC variation type' },
-);
 
 export const UfcConditionSchema = Type.Object({
   attribute: Type.String({ minLength: 1 }),
@@ -30,18 +25,6 @@ export type UfcCondition = Static<typeof UfcConditionSchema>;
 
 export const UfcRuleSchema = Type.Object({ conditions: Type.Array(UfcConditionSchema) });
 export type UfcRule = Static<typeof UfcRuleSchema>;
-
-export const UfcShardRangeSchema = Type.Object({
-  start: Type.Integer({ minimum: 0 }),
-  end: Type.Integer({ minimum: 0 }),
-});
-
-export const UfcShardSchema = Type.Object({
-  salt: Type.String(),
-  totalShards: Type.Integer({ minimum: 1 }),
-  ranges: Type.Array(UfcShardRangeSchema),
-});
-export type UfcShard = Static<typeof UfcShardSchema>;
 
 export const UfcSplitSchema = Type.Object({
   variationKey: Type.String(),

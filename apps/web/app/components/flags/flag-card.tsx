@@ -1,11 +1,7 @@
 import { Form } from 'react-router';
-import {
-  RULE_OPERATORS,
-  TARGETING_ATTRIBUTES,
-  describeCondition,
-  type FlagAllocation,
-  type FlagView,
-} from '../../lib/flags-admin';
+import { TARGETING_ATTRIBUTES } from '@showroom/contracts/flag-subject';
+import type { FlagAllocation, FlagView } from '@showroom/contracts/flags-admin';
+import { RULE_OPERATORS, describeCondition } from '../../lib/flags-admin';
 
 /** One flag on the operator page: variations with live exposures, allocations and controls. */
 export function FlagCard({ flag, busy }: { flag: FlagView; busy: boolean }) {
