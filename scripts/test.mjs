@@ -13,13 +13,19 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-test-reports-'))
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
+const timings = [];
+
 function step(name, command, args, { cwd = root, env = {}, report } = {}) {
   console.log(`\n=== ${name}`);
+  const started = Date.now();
   const result = spawnSync(command, args, {
     cwd,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  timings.push(`${name}: ${seconds} s`);
+  console.log(`=== ${name} took ${seconds} s`);
   if (report) countReport(name, report);
   if (result.status !== 0) failedSteps.push(name);
   return result.status === 0;
@@ -81,6 +87,7 @@ if (step('build', 'npm', ['run', 'build'])) {
 }
 
 fs.rmSync(reports, { recursive: true, force: true });
+console.log(`\nTime per suite: ${timings.join(', ')}`);
 if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
