@@ -1,4 +1,4 @@
-// Browser family for the flag evaluation context (spec §4, R-4.19).
+// Browser family for the flag evaluation context.
 
 export type BrowserFamily = 'Chrome' | 'Firefox' | 'Safari' | 'Edge' | 'Opera' | 'Other';
 

@@ -1,5 +1,5 @@
-// The sample shopper identity and the monitoring user (spec §3 "Sample shopper record",
-// §4 "Sample identity"). Every function takes its clock, random source and storage explicitly.
+// The sample shopper identity and the monitoring user (R-3.5 …,
+// … ). Every function takes its clock, random source and storage explicitly.
 import {
   ANONYMOUS_CHANCE,
   DAY_SLICE_COUNT,

@@ -1,5 +1,4 @@
-// Deterministic generator of the two sample shopper lists (spec §3 "Sample shopper record",
-// R-3.4 … R-3.6). `scripts/generate-shoppers.ts` writes its output to data/shoppers/*.json;
+// Deterministic generator of the two sample shopper lists (R-3.4 … R-3.6). `scripts/generate-shoppers.ts` writes its output to data/shoppers/*.json;
 // the unit tests regenerate it to prove the committed files match.
 import { DAY_SLICE_COUNT } from './storage-keys';
 import { DEMO_USER, type RandomSource, type SampleShopper } from './sample-identity';
