@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   /** Anything unexpected; details stay in the api's log. */
   'INTERNAL',
+  /** The web server's /api proxy could not reach the api (answered with 502). */
+  'API_UNREACHABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
