@@ -6,7 +6,6 @@ import { defineConfig, devices } from '@playwright/test';
 /** Ports of the servers under test, away from a developer's own 3000/3001. */
 export const E2E_WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
 export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 3101);
-const apiUrl = `http://localhost:${E2E_API_PORT}`;
 
 // A fresh database for every run, so stock and orders start from the seed.
 const dataDir =
@@ -56,14 +55,8 @@ export default defineConfig({
       API_PORT: String(E2E_API_PORT),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      // The browser reaches this run's api, not the default :3001 (README: "Configuration").
-      SHOWROOM_PROFILES_JSON: JSON.stringify({
-        local: {
-          backendUrl: apiUrl,
-          flagsUrl: `${apiUrl}/flags/precompute-assignments`,
-          intakeUrl: `${apiUrl}/intake`,
-        },
-      }),
+      // No profile override: the browser reaches this run's api through the web server's /api
+      // proxy, as the default `local` profile does on any host and port.
     },
   },
 });

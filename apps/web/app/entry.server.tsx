@@ -5,15 +5,17 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { loadRuntimeProfiles } from './lib/runtime-config.server';
+import type { DeploymentProfiles } from './startup/deployment-profiles';
 
 export const streamTimeout = 5_000;
 
 /**
  * Called by the web server before it listens: an invalid deployment profile stops start-up
- * with a message naming the profile and the field (docs/requirements.md §5).
+ * with a message naming the profile and the field (R-5.2). Answers the validated profiles,
+ * which the server hands out one by one (`/profiles/<key>.json`).
  */
-export function checkDeploymentProfiles(): void {
-  loadRuntimeProfiles();
+export function checkDeploymentProfiles(): DeploymentProfiles {
+  return loadRuntimeProfiles();
 }
 
 export default function handleRequest(

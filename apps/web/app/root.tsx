@@ -12,9 +12,8 @@ import type { Route } from './+types/root';
 import { ErrorPage } from './components/error-page';
 import { Footer } from './components/footer';
 import { Navbar } from './components/navbar';
-import { apiGet } from './lib/api.server';
-import type { Department } from '@showroom/contracts/catalog';
-import { loadRuntimeProfiles } from './lib/runtime-config.server';
+import { loadDepartments } from './lib/departments.server';
+import { documentStartupData } from './lib/runtime-config.server';
 import stylesheet from './styles/app.css?url';
 
 export const links: Route.LinksFunction = () => [
@@ -22,9 +21,15 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { departments } = await apiGet<{ departments: Department[] }>('/departments', request);
-  return { departments, runtime: loadRuntimeProfiles() };
+/**
+ * Every page's data: the departments (navbar) and, for the browser's start-up, the one
+ * deployment profile predicted for this request (`documentProfile`) plus `runtime`, the index
+ * of every profile key with its ship parameter and hosts — not the profiles themselves.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const departments = await loadDepartments(request, context);
+  const { profileIndex, documentProfile } = documentStartupData(request);
+  return { departments, runtime: profileIndex, documentProfile };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -64,7 +69,7 @@ export function meta() {
 }
 
 /**
- * One error page for the whole shop (spec §2, §8): 404 shows 'Page Not Found', anything else
+ * One error page for the whole shop: 404 shows 'Page Not Found', anything else
  * 'Internal Server Error'; the description is the error's message. Stacks only in development.
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

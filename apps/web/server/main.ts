@@ -6,10 +6,13 @@ import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
 import express from 'express';
 import type { ServerBuild } from 'react-router';
+import { API_MOUNT_PATH, apiTarget, createApiProxy } from './api-proxy.js';
+import { profileHandler, PROFILE_ROUTE, type RuntimeProfiles } from './profiles.js';
 
 /** Exports of app/entry.server.tsx that the server calls besides rendering. */
 interface EntryExtras {
-  checkDeploymentProfiles?: () => void;
+  /** Validates the deployment profiles (throws naming profile and field) and answers them. */
+  checkDeploymentProfiles?: () => RuntimeProfiles | void;
 }
 
 /** apps/web: this file runs from server/ (dev, via tsx) or build/server-main/ (compiled). */
@@ -34,8 +37,12 @@ function parsePort(raw: string | undefined, fallback: number): number {
 async function createApp(): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
+  // The api under this origin (before compression, which would hold back streamed answers).
+  const target = apiTarget();
+  app.use(API_MOUNT_PATH, createApiProxy(target));
+  console.log(`Showroom web: ${API_MOUNT_PATH}/* is proxied to ${target}`);
   app.use(compression());
-  // The RUM SDK's profiler (profiling sample rate 100, spec §9) needs JS self-profiling allowed.
+  // The RUM SDK's profiler (profiling sample rate 100, R-9.5) needs JS self-profiling allowed.
   app.use((_request, response, next) => {
     response.setHeader('Document-Policy', 'js-profiling');
     next();
@@ -50,15 +57,23 @@ async function createApp(): Promise<express.Express> {
     app.use(viteServer.middlewares);
     const loadBuild = () =>
       viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
-    const build = await loadBuild();
-    runStartupChecks(build);
-    app.use(createRequestHandler({ build: loadBuild, mode: 'development' }));
+    runStartupChecks(await loadBuild());
+    // Profiles are read from the current build, so an edit shows without a restart.
+    app.get(
+      PROFILE_ROUTE,
+      profileHandler(async () => runStartupChecks(await loadBuild())),
+    );
+    app.use(createRequestHandler({ build: loadBuild, mode: 'development', getLoadContext }));
     return app;
   }
 
   const clientDir = path.join(WEB_ROOT, 'build', 'client');
   const build = (await import(path.join(WEB_ROOT, 'build', 'server', 'index.js'))) as ServerBuild;
-  runStartupChecks(build);
+  const profiles = runStartupChecks(build);
+  app.get(
+    PROFILE_ROUTE,
+    profileHandler(() => profiles),
+  );
   // Hashed build assets never change; product images change only with a new build.
   app.use(
     '/assets',
@@ -66,14 +81,25 @@ async function createApp(): Promise<express.Express> {
   );
   app.use('/img', express.static(path.join(clientDir, 'img'), { maxAge: '7d' }));
   app.use(express.static(clientDir, { maxAge: '1h', index: false }));
-  app.use(createRequestHandler({ build, mode: 'production' }));
+  app.use(createRequestHandler({ build, mode: 'production', getLoadContext }));
   return app;
 }
 
-/** Refuses to start with an invalid deployment profile, naming the profile and the field. */
-function runStartupChecks(build: ServerBuild): void {
+/**
+ * A new object per request, shared by every loader of that page load: loaders remember what
+ * they asked the api for on it (app/lib/departments.server.ts), so a page asks once.
+ */
+function getLoadContext(): Record<string, never> {
+  return {};
+}
+
+/**
+ * Refuses to start with an invalid deployment profile, naming the profile and the field, and
+ * answers the validated profiles (served one by one at PROFILE_ROUTE).
+ */
+function runStartupChecks(build: ServerBuild): RuntimeProfiles {
   const extras = build.entry.module as unknown as EntryExtras;
-  extras.checkDeploymentProfiles?.();
+  return extras.checkDeploymentProfiles?.() ?? {};
 }
 
 async function main(): Promise<void> {

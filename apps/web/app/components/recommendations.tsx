@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { useStringFlagValue } from '@openfeature/react-sdk';
+import { Await } from 'react-router';
 import type { ProductSummary } from '@showroom/contracts/catalog';
 import {
   DEFAULT_RECOMMENDATION_STRATEGY,
@@ -13,12 +15,48 @@ const STRATEGY_TITLES = {
   'price-low': 'More for less',
 } as const;
 
-/** "You may also like", ordered by the `recommendations_strategy` flag for this shopper. */
-export function Recommendations({
+interface RecommendationsProps {
+  product: { id: number; materials: string[] };
+  /** The department's products, still on their way (deferred by the page's loader). */
+  candidates: Promise<ProductSummary[]>;
+}
+
+/**
+ * "You may also like", below the fold: streamed in when the candidates arrive, with a short
+ * placeholder until then. When they cannot be loaded the page says so quietly and stays up.
+ */
+export function Recommendations({ product, candidates }: RecommendationsProps) {
+  return (
+    <Suspense fallback={<RecommendationsPending />}>
+      <Await resolve={candidates} errorElement={<RecommendationsUnavailable />}>
+        {(resolved) => <RecommendationList product={product} candidates={resolved} />}
+      </Await>
+    </Suspense>
+  );
+}
+
+function RecommendationsPending() {
+  return (
+    <section className="recommendations" aria-busy="true" data-testid="recommendations-pending">
+      <p className="muted">Finding recommendations…</p>
+    </section>
+  );
+}
+
+export function RecommendationsUnavailable() {
+  return (
+    <p className="recommendations muted" data-testid="recommendations-unavailable">
+      Recommendations are not available right now.
+    </p>
+  );
+}
+
+/** The candidates ordered by the `recommendations_strategy` flag for this shopper. */
+function RecommendationList({
   product,
   candidates,
 }: {
-  product: { id: number; materials: string[] };
+  product: RecommendationsProps['product'];
   candidates: ProductSummary[];
 }) {
   const flagged = useStringFlagValue('recommendations_strategy', DEFAULT_RECOMMENDATION_STRATEGY);

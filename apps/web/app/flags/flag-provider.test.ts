@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDefaultProfiles } from '../startup/deployment-profiles';
+import { loadDefaultProfiles, resolveProfileAddresses } from '../startup/deployment-profiles';
 import { buildEvaluationContext } from './evaluation-context';
 import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
 
@@ -46,12 +46,12 @@ describe('waiting for the flag provider (docs/requirements.md §4, §9)', () => 
 describe('provider options from a deployment profile', () => {
   const profiles = loadDefaultProfiles();
 
-  it('points the local profile at the local flag service and intake', () => {
-    const local = profiles.local!;
+  it('points the local profile at the flag service and intake on the page origin', () => {
+    // Start-up resolves the profile's paths against the page origin before the provider starts.
+    const local = resolveProfileAddresses(profiles.local!, 'http://shop.test:3000');
     const options = flagProviderOptions(local, '6.11.22');
-    expect(options.flaggingProxy).toBe(local.flagsUrl);
-    expect(options.flaggingProxy).toMatch(/^http:\/\/localhost:3001\//);
-    expect(options.proxy).toBe(local.intakeUrl);
+    expect(options.flaggingProxy).toBe('http://shop.test:3000/api/flags/precompute-assignments');
+    expect(options.proxy).toBe('http://shop.test:3000/api/intake');
     expect(options).toMatchObject({
       applicationId: local.applicationId,
       clientToken: local.clientToken,

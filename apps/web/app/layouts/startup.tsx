@@ -9,15 +9,18 @@ import { StartupContext } from '../startup/startup-context';
 
 /**
  * Wraps every route except /scenarios: runs the browser start-up sequence once per page load
- * (ARCHITECTURE.md "Start-up in the browser"), after hydration so server and client agree.
+ * (app/startup/orchestrator.ts), after hydration so server and client agree. The document
+ * carries the profile index and the predicted profile (root loader).
  */
 export default function StartupLayout() {
-  const profiles = useRootData()?.runtime;
+  const root = useRootData();
+  const profileIndex = root?.runtime;
+  const documentProfile = root?.documentProfile;
   const [result, setResult] = useState<StartupResult | null>(null);
   useEffect(() => {
-    if (!profiles) return;
+    if (!profileIndex || !documentProfile) return;
     let active = true;
-    startBrowserSession(profiles).then(
+    startBrowserSession({ profileIndex, documentProfile }).then(
       (value) => {
         if (active) setResult(value);
         document.documentElement.dataset.startup = 'done';
@@ -30,7 +33,7 @@ export default function StartupLayout() {
     return () => {
       active = false;
     };
-  }, [profiles]);
+  }, [profileIndex, documentProfile]);
   return (
     <StartupContext.Provider value={result}>
       <OpenFeatureProvider suspendUntilReady={false}>

@@ -1,6 +1,7 @@
 import type { RumPluginOnInitOptions } from '@datadog/browser-rum';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USER, JOHN_DOE } from '../startup/sample-identity';
+import { DEMO_USER } from '@showroom/contracts/shopper';
+import { JOHN_DOE } from '../startup/sample-identity';
 import { monitoringUser, monitoringUserPlugin } from './monitoring-user';
 
 type AssembleHook = Parameters<RumPluginOnInitOptions['registerAssembleEventHook']>[0];

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { DepartmentImage } from '../components/product-image';
 import { useRootData } from '../root';
 
-/** /home has no layout (spec §2): a bare welcome page that still runs start-up. */
+/** /home has no layout: a bare welcome page that still runs start-up (root data only). */
 export default function HomePage() {
   const departments = useRootData()?.departments ?? [];
   return (

@@ -6,13 +6,12 @@ import { DepartmentImage } from '../components/product-image';
 import { ProductCard } from '../components/product-card';
 import { apiGet } from '../lib/api.server';
 import type { ProductPage } from '@showroom/contracts/catalog';
+import { loadDepartments } from '../lib/departments.server';
 import { useRootData } from '../root';
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { departments } = await apiGet<{ departments: { slug: string }[] }>(
-    '/departments',
-    request,
-  );
+/** Two featured products per department, asked in parallel; the departments are the root's. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const departments = await loadDepartments(request, context);
   const pages = await Promise.all(
     departments.map((department) =>
       apiGet<ProductPage>(`/departments/${department.slug}/products?limit=2`, request),

@@ -2,10 +2,16 @@ import type { Route } from './+types/product';
 import { FinishComparer } from '../components/finish-comparer';
 import { ProductDetail } from '../components/product-detail';
 import { Recommendations } from '../components/recommendations';
-import { loadProductPage } from '../lib/product-loader.server';
+import { loadProduct, loadRelatedProducts } from '../lib/product-loader.server';
 
+/**
+ * The product is awaited; the recommendations (below the fold) are asked for in parallel and
+ * returned un-awaited, so they never delay the first byte: the page streams them in.
+ */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  return loadProductPage(request, params.dept, params.product);
+  const related = loadRelatedProducts(request, params.dept);
+  const { product, edition } = await loadProduct(request, params.dept, params.product);
+  return { product, edition, related };
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -1,8 +1,14 @@
 import { startFeatureFlags } from '../flags/browser-flags';
 import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
-import type { DeploymentProfiles } from './deployment-profiles';
+import {
+  profilePath,
+  validateProfile,
+  type DeploymentProfile,
+  type KeyedProfile,
+  type ProfileIndex,
+} from './deployment-profiles';
 import { runStartup, type StartupResult } from './orchestrator';
-import type { SampleShopper, ShopperListKind } from './sample-identity';
+import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 
 /** The shopper lists are their own chunks: fetched only when an identity must be filled. */
 async function loadShoppers(kind: ShopperListKind): Promise<readonly SampleShopper[]> {
@@ -13,13 +19,30 @@ async function loadShoppers(kind: ShopperListKind): Promise<readonly SampleShopp
   return module.default as SampleShopper[];
 }
 
+/** One profile from the web server, checked like the server checks its file. */
+async function loadProfile(key: string): Promise<DeploymentProfile> {
+  const path = profilePath(key);
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  return validateProfile(key, await response.json());
+}
+
+/** What the document carries for start-up (the root loader's data). */
+export interface DocumentStartupData {
+  profileIndex: ProfileIndex;
+  documentProfile: KeyedProfile;
+}
+
 let started: Promise<StartupResult | null> | undefined;
 
 /**
  * Wires the pure start-up sequence to the real browser, once per page load: later client-side
  * navigations reuse the first result.
  */
-export function startBrowserSession(profiles: DeploymentProfiles): Promise<StartupResult | null> {
+export function startBrowserSession({
+  profileIndex,
+  documentProfile,
+}: DocumentStartupData): Promise<StartupResult | null> {
   started ??= runStartup({
     url: new URL(window.location.href),
     localStorage: window.localStorage,
@@ -28,7 +51,9 @@ export function startBrowserSession(profiles: DeploymentProfiles): Promise<Start
     now: new Date(),
     random: Math.random,
     userAgent: navigator.userAgent,
-    profiles,
+    profileIndex,
+    documentProfile,
+    loadProfile,
     loadShoppers,
     startMonitoring: loadAndStartMonitoring,
     flagSink: {

@@ -5,11 +5,16 @@ import {
   backendAddress,
   chooseProfile,
   DeploymentProfileError,
+  isProfileAddress,
   loadDefaultProfiles,
   monitoringInitOptions,
   persistProfileChoice,
+  predictProfile,
+  profileIndex,
+  profilePath,
   readBackendOverride,
   readProfileChoice,
+  resolveProfileAddresses,
   validateProfile,
   validateProfiles,
   type DeploymentProfile,
@@ -18,7 +23,10 @@ import { BACKEND_URL_OVERRIDE_KEY, RUM_CONFIG_HOST_KEY, RUM_CONFIG_KEY_KEY } fro
 import { createMemoryStorage } from './test-support/memory-storage';
 
 const profiles = loadDefaultProfiles();
+const index = profileIndex(profiles);
 const local = profiles['local'] as DeploymentProfile;
+/** The origin a page of the shop is opened on in these tests. */
+const ORIGIN = 'http://localhost:3000';
 
 /** A minimal valid raw profile for validation tests. */
 function rawProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -91,7 +99,7 @@ describe('the deployment profiles file', () => {
 
   it('R-3.11 backends: an api host in production, dev-api or gke-api hosts in dev', () => {
     for (const [key, profile] of Object.entries(profiles)) {
-      if (key === 'local') continue;
+      if (key === 'local') continue; // the page's own origin (below)
       const hostname = new URL(profile.backendUrl).hostname;
       const expected = profile.env === 'prod' ? /^api\./ : /^(dev-api|gke-api)\./;
       expect({ key, hostname }).toEqual({ key, hostname: expect.stringMatching(expected) });
@@ -106,16 +114,26 @@ describe('the deployment profiles file', () => {
     }
   });
 
-  it('R-8.11 the local profile serves localhost:3000 and 127.0.0.1:3000 from the local api', () => {
+  it('R-8.11 the local profile reaches the api through the page origin, under any host', () => {
     expect(local).toMatchObject({
       host: 'localhost:3000',
       hostAliases: ['127.0.0.1:3000'],
-      backendUrl: 'http://localhost:3001',
-      flagsUrl: 'http://localhost:3001/flags/precompute-assignments',
-      intakeUrl: 'http://localhost:3001/intake',
+      backendUrl: '/api',
+      flagsUrl: '/api/flags/precompute-assignments',
+      intakeUrl: '/api/intake',
       site: 'datadoghq.com',
       env: 'dev',
     });
+  });
+
+  it('R-3.11 every other profile names a separate backend and flag service by absolute URL', () => {
+    for (const [key, profile] of Object.entries(profiles)) {
+      if (key === 'local') continue;
+      const addresses = [profile.backendUrl, profile.flagsUrl, profile.intakeUrl];
+      for (const address of addresses.filter((value) => value !== null)) {
+        expect({ key, address }).toEqual({ key, address: expect.stringMatching(/^https:\/\//) });
+      }
+    }
   });
 });
 
@@ -156,16 +174,45 @@ describe('validateProfile', () => {
     expect(profile).toMatchObject({ telemetrySampleRate: 0, sessionReplaySampleRate: 100 });
   });
 
-  it('R-3.10 URLs must be absolute http(s); the intake proxy may not carry a query string', () => {
-    expect(() => validateProfile('x', rawProfile({ backendUrl: '/api' }))).toThrow(
-      'field "backendUrl"',
+  it('R-3.10 addresses are absolute http(s) URLs or paths on the page origin', () => {
+    const paths = validateProfile(
+      'x',
+      rawProfile({
+        backendUrl: '/api',
+        flagsUrl: '/api/flags/precompute-assignments',
+        intakeUrl: '/api/intake',
+        allowedTracingUrls: ['/payments', 'https://payments.example.com'],
+      }),
     );
+    expect(paths).toMatchObject({
+      backendUrl: '/api',
+      flagsUrl: '/api/flags/precompute-assignments',
+      intakeUrl: '/api/intake',
+      allowedTracingUrls: ['/payments', 'https://payments.example.com'],
+    });
+    for (const field of ['backendUrl', 'flagsUrl', 'intakeUrl']) {
+      for (const bad of [
+        'api',
+        'ftp://a.example.com',
+        '//evil.example.com/api',
+        '/\\evil.example.com',
+      ]) {
+        expect(() => validateProfile('x', rawProfile({ [field]: bad }))).toThrow(
+          `Deployment profile "x": field "${field}" must be an absolute http(s) URL or a path starting with "/"`,
+        );
+      }
+    }
     expect(() => validateProfile('x', rawProfile({ allowedTracingUrls: ['ftp://a'] }))).toThrow(
       'field "allowedTracingUrls"',
     );
-    expect(() =>
-      validateProfile('x', rawProfile({ intakeUrl: 'https://a.example.com/i?x=1' })),
-    ).toThrow('field "intakeUrl" must not have a query string');
+  });
+
+  it('R-3.10 the intake proxy may not carry a query string, absolute or as a path', () => {
+    for (const intakeUrl of ['https://a.example.com/i?x=1', '/api/intake?x=1', '/api/intake#x']) {
+      expect(() => validateProfile('x', rawProfile({ intakeUrl }))).toThrow(
+        'field "intakeUrl" must not have a query string',
+      );
+    }
   });
 
   it('R-3.12 optional fields get defaults: no tracing, no extra URLs, no proxy', () => {
@@ -219,7 +266,7 @@ describe('chooseProfile', () => {
       host: input.host ?? 'localhost:3000',
       storedKey: input.storedKey ?? null,
       storedHost: input.storedHost ?? null,
-      profiles,
+      index,
     });
 
   it('R-4.15 a ship parameter naming a profile wins over host and storage', () => {
@@ -274,6 +321,12 @@ describe('chooseProfile', () => {
     expect(choose({ host: 'unknown.example.org' })).toEqual({ key: 'local', source: 'fallback' });
   });
 
+  it('R-4.15 a stored key that names no profile, even an inherited name, is not taken', () => {
+    expect(
+      choose({ host: 'unknown.example.org', storedKey: 'toString', storedHost: 'other:1' }),
+    ).toEqual({ key: 'local', source: 'fallback' });
+  });
+
   it('R-4.15 the chosen key and host are persisted and read back', () => {
     const storage = createMemoryStorage();
     persistProfileChoice(storage, 'ap2', 'LocalHost:3000');
@@ -285,10 +338,81 @@ describe('chooseProfile', () => {
   });
 });
 
+describe('the profile index and the predicted profile', () => {
+  it('R-4.15 the index holds every key with its ship parameter and hosts, nothing else', () => {
+    expect(Object.keys(index)).toEqual(Object.keys(profiles));
+    expect(index['local']).toEqual({ hosts: ['localhost:3000', '127.0.0.1:3000'] });
+    expect(index['ap2']).toEqual({ ship: 'ap2' });
+    expect(index['main']).toEqual({ hosts: ['showroom.example.com', 'www.showroom.example.com'] });
+    expect(JSON.stringify(index)).not.toContain('clientToken');
+  });
+
+  it('R-4.15 chooses from the index as it did from the profiles', () => {
+    for (const input of [
+      { ship: 'AP2', host: 'eu.showroom.example.com' },
+      { ship: null, host: 'www.showroom.example.com' },
+      { ship: null, host: '127.0.0.1:3000' },
+      { ship: 'nope', host: 'shop.test:3000' },
+    ]) {
+      const viaIndex = chooseProfile({ ...input, storedKey: null, storedHost: null, index });
+      expect(predictProfile(profiles, index, input)).toEqual({
+        key: viaIndex.key,
+        profile: profiles[viaIndex.key],
+      });
+    }
+  });
+
+  it('R-4.15 the server predicts the ship profile, else the host profile, else local', () => {
+    expect(predictProfile(profiles, index, { ship: 'ap2', host: 'localhost:3000' }).key).toBe(
+      'ap2',
+    );
+    expect(
+      predictProfile(profiles, index, { ship: null, host: 'us5.showroom.example.com' }).key,
+    ).toBe('us5');
+    expect(predictProfile(profiles, index, { ship: null, host: 'shop.test:3000' }).key).toBe(
+      'local',
+    );
+  });
+
+  it('one profile is fetched from /profiles/<key>.json', () => {
+    expect(profilePath('fe-test')).toBe('/profiles/fe-test.json');
+    expect(profilePath('a/b')).toBe('/profiles/a%2Fb.json');
+  });
+});
+
+describe('addresses on the page origin', () => {
+  it('paths starting with "/" and absolute http(s) URLs are addresses', () => {
+    expect(isProfileAddress('/api')).toBe(true);
+    expect(isProfileAddress('https://api.example.com/x')).toBe(true);
+    for (const bad of ['api', '', '//evil.example.com', '/\\evil.example.com', 'javascript:x']) {
+      expect({ bad, ok: isProfileAddress(bad) }).toEqual({ bad, ok: false });
+    }
+  });
+
+  it('paths resolve against the page origin; absolute addresses stay as they are', () => {
+    const resolved = resolveProfileAddresses(
+      { ...local, allowedTracingUrls: ['/payments', 'https://payments.example.com'] },
+      'http://shop.test:4000',
+    );
+    expect(resolved).toMatchObject({
+      backendUrl: 'http://shop.test:4000/api',
+      flagsUrl: 'http://shop.test:4000/api/flags/precompute-assignments',
+      intakeUrl: 'http://shop.test:4000/api/intake',
+      allowedTracingUrls: ['http://shop.test:4000/payments', 'https://payments.example.com'],
+    });
+    const ap2 = profiles['ap2'] as DeploymentProfile;
+    expect(resolveProfileAddresses(ap2, 'http://shop.test:4000')).toEqual(ap2);
+    expect(
+      resolveProfileAddresses({ ...local, flagsUrl: null, intakeUrl: null }, ORIGIN),
+    ).toMatchObject({ flagsUrl: null, intakeUrl: null, allowedTracingUrls: null });
+  });
+});
+
 describe('backend address', () => {
-  it('R-7.9 the profile backend is used without an override, with no trailing slash', () => {
-    expect(backendAddress(local, null)).toBe('http://localhost:3001');
-    expect(backendAddress({ ...local, backendUrl: 'http://localhost:3001/' }, null)).toBe(
+  it('R-7.9 the profile backend is used without an override, absolute, with no trailing slash', () => {
+    expect(backendAddress(local, null, ORIGIN)).toBe('http://localhost:3000/api');
+    expect(backendAddress(local, null, 'https://shop.test')).toBe('https://shop.test/api');
+    expect(backendAddress({ ...local, backendUrl: 'http://localhost:3001/' }, null, ORIGIN)).toBe(
       'http://localhost:3001',
     );
   });
@@ -296,23 +420,31 @@ describe('backend address', () => {
   it('R-7.9 a per-key override from local storage wins', () => {
     const storage = createMemoryStorage({
       [BACKEND_URL_OVERRIDE_KEY]:
-        '{"local":"http://localhost:4001/","ap2":"https://api.other.example.com"}',
+        '{"local":"http://localhost:4001/","ap2":"https://api.other.example.com","us3":"/other-api"}',
     });
-    expect(backendAddress(local, readBackendOverride(storage, 'local'))).toBe(
+    expect(backendAddress(local, readBackendOverride(storage, 'local'), ORIGIN)).toBe(
       'http://localhost:4001',
     );
     expect(readBackendOverride(storage, 'ap2')).toBe('https://api.other.example.com');
-    expect(readBackendOverride(storage, 'us3')).toBeNull();
+    expect(readBackendOverride(storage, 'us3')).toBe('/other-api');
+    expect(backendAddress(local, '/other-api', ORIGIN)).toBe('http://localhost:3000/other-api');
+    expect(readBackendOverride(storage, 'eu')).toBeNull();
   });
 
-  it('R-7.9 a plain URL overrides every profile; unusable values are ignored', () => {
+  it('R-7.9 a plain address overrides every profile; unusable values are ignored', () => {
     const plain = createMemoryStorage({ [BACKEND_URL_OVERRIDE_KEY]: 'http://10.0.0.5:3001' });
     expect(readBackendOverride(plain, 'anything')).toBe('http://10.0.0.5:3001');
-    for (const bad of ['{not json', '/relative', '{"local":"/relative"}', 'javascript:alert(1)']) {
+    for (const bad of [
+      '{not json',
+      'relative',
+      '{"local":"relative"}',
+      '{"local":"//evil.example.com"}',
+      'javascript:alert(1)',
+    ]) {
       const storage = createMemoryStorage({ [BACKEND_URL_OVERRIDE_KEY]: bad });
       expect(readBackendOverride(storage, 'local')).toBeNull();
     }
-    expect(backendAddress(local, 'not a url')).toBe('http://localhost:3001');
+    expect(backendAddress(local, 'not a url', ORIGIN)).toBe('http://localhost:3000/api');
   });
 });
 
@@ -342,10 +474,10 @@ describe('applyEnvProfileOverrides', () => {
         host: 'localhost:3000',
         storedKey: null,
         storedHost: null,
-        profiles: result,
+        index: profileIndex(result),
       }),
     ).toEqual({ key: 'mine', source: 'ship' });
-    expect(profiles['local']?.backendUrl).toBe('http://localhost:3001');
+    expect(profiles['local']?.backendUrl).toBe('/api');
   });
 
   it('R-5.2 an override that breaks a profile is refused with the profile and field', () => {
@@ -439,15 +571,17 @@ describe('monitoringInitOptions', () => {
     ).toEqual([]);
   });
 
-  it('the local profile traces its api, so local traces flow', () => {
+  it('the local profile traces its api on the page origin, so local traces flow', () => {
     expect(local.enableTracing).toBe(true);
-    expect(monitoringInitOptions(local, 'v').allowedTracingUrls).toEqual([
-      { match: 'http://localhost:3001', propagatorTypes: ['tracecontext', 'datadog'] },
+    const resolved = resolveProfileAddresses(local, 'http://shop.test:3000');
+    expect(monitoringInitOptions(resolved, 'v').allowedTracingUrls).toEqual([
+      { match: 'http://shop.test:3000/api', propagatorTypes: ['tracecontext', 'datadog'] },
     ]);
   });
 
-  it('R-3.12 the intake URL becomes the SDK proxy', () => {
-    expect(monitoringInitOptions(local, 'v').proxy).toBe('http://localhost:3001/intake');
+  it('R-3.12 the intake URL becomes the SDK proxy: absolute, without a query string', () => {
+    const resolved = resolveProfileAddresses(local, 'http://shop.test:3000');
+    expect(monitoringInitOptions(resolved, 'v').proxy).toBe('http://shop.test:3000/api/intake');
     expect(monitoringInitOptions(bare, 'v')).not.toHaveProperty('proxy');
   });
 });

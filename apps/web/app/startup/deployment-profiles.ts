@@ -1,17 +1,27 @@
 // Deployment profiles: which monitoring config, flag service and shop backend a page uses
-// (spec §3 "Deployment configuration record", §4 R-4.15, §5 R-5.2, §9 R-9.5).
+// (R-3.10, R-3.11, R-4.15, R-5.2, R-9.5).
 //
 // The profiles live in ONE file, ../config/deployment-profiles.json, keyed by profile key.
 // Operators add or change profiles without a rebuild through one environment variable, read
-// once by the server at start-up and handed to the browser as runtime config:
+// once by the server at start-up:
 //
-//   SHOWROOM_PROFILES_JSON='{"local":{"backendUrl":"http://localhost:4001"},
+//   SHOWROOM_PROFILES_JSON='{"local":{"sessionSampleRate":50},
 //                            "mine":{"applicationId":"…","clientToken":"…","site":"datadoghq.eu",
 //                                    "service":"showroom-web","env":"dev","ship":"mine",
 //                                    "backendUrl":"https://api.mine.example.net"}}'
 //
 // Each entry is merged field by field over the profile of the same key (a new key adds a
 // profile, `null` as the whole entry removes one); the result is validated like the file.
+//
+// Addresses (backendUrl, flagsUrl, intakeUrl, allowedTracingUrls) are absolute http(s) URLs or
+// paths on the page's own origin ("/api"); the web server proxies /api to the api, so the
+// `local` profile works under any host name and port. The browser resolves paths against
+// `location.origin` at start-up (resolveProfileAddresses), because the monitoring SDK's `proxy`
+// and the flag provider's `flaggingProxy` must be absolute.
+//
+// A document carries only the profile the server predicts for it plus a small index of every
+// key's ship parameter and hosts (ProfileIndex); when the browser's choice is another profile
+// (a stored one), it fetches that profile alone from the web server (PROFILE_PATH).
 import type { RumInitConfiguration } from '@datadog/browser-rum';
 import defaultProfilesJson from '../config/deployment-profiles.json';
 import {
@@ -49,17 +59,23 @@ export interface DeploymentProfile extends Partial<Record<SampleRateField, numbe
   host: string | null;
   /** More hosts selecting this profile (e.g. 127.0.0.1:3000 beside localhost:3000). */
   hostAliases: string[];
-  /** Shop backend base address (the api). */
+  /** Shop backend base address (the api): absolute, or a path on the page's origin ("/api"). */
   backendUrl: string;
   enableTracing: boolean;
   allowUntrustedEvents: boolean;
-  /** Traced URLs besides the backend address, or null for none. */
+  /** Traced URLs besides the backend address (absolute, or paths), or null for none. */
   allowedTracingUrls: string[] | null;
   /** Monitoring site, e.g. datadoghq.com. */
   site: string;
-  /** Absolute URL of the precompute-assignments endpoint; null uses the provider's default. */
+  /**
+   * The precompute-assignments endpoint (absolute, or a path resolved at start-up); null uses
+   * the provider's default.
+   */
   flagsUrl: string | null;
-  /** Monitoring SDK `proxy` (the api's intake); null sends to the site's own intake. */
+  /**
+   * Monitoring SDK `proxy` (the api's intake; absolute, or a path resolved at start-up); null
+   * sends to the site's own intake.
+   */
   intakeUrl: string | null;
 }
 
@@ -76,7 +92,7 @@ export class DeploymentProfileError extends Error {
   }
 }
 
-/** R-9.5: monitoring defaults of the spec, used when a profile does not set a rate. */
+/** R-9.5: the monitoring defaults, used when a profile does not set a rate. */
 export const MONITORING_DEFAULTS = {
   sessionSampleRate: 100,
   telemetrySampleRate: 20,
@@ -87,15 +103,19 @@ export const MONITORING_DEFAULTS = {
 } as const satisfies Record<SampleRateField, number>;
 
 const PROPAGATOR_TYPES = ['tracecontext', 'datadog'] as const;
-/** Events that carry `feature_flags` besides views and errors (INTEGRATION-NOTES.md). */
+/**
+ * Events that carry `feature_flags` besides views and errors (the SDK's default): the session
+ * inspector shows flag variants on actions, resources, long tasks and vitals too.
+ */
 const FLAG_TRACKED_EVENTS = ['action', 'resource', 'long_task', 'vital'] as const;
 
 /**
  * Checks one profile and returns it normalised. Required (R-5.2, plus the shop backend):
  * applicationId, clientToken, site, service, env, backendUrl. Optional, with defaults:
  * orgName (the key), orgId/ship/host/allowedTracingUrls/flagsUrl/intakeUrl (null),
- * hostAliases ([]), enableTracing and allowUntrustedEvents (false), sample rates (spec
- * defaults at init). Throws DeploymentProfileError naming the key and the field.
+ * hostAliases ([]), enableTracing and allowUntrustedEvents (false), sample rates (R-9.5
+ * defaults at init). Addresses are absolute http(s) URLs or paths starting with "/" (see the
+ * top of this file). Throws DeploymentProfileError naming the key and the field.
  */
 export function validateProfile(key: string, value: unknown): DeploymentProfile {
   const fail = (field: string, problem: string): never => {
@@ -127,17 +147,19 @@ export function validateProfile(key: string, value: unknown): DeploymentProfile 
     if (typeof v !== 'boolean') return fail(field, 'must be true or false');
     return v;
   };
-  const url = (field: string, raw: string): string => {
-    if (!isAbsoluteHttpUrl(raw)) fail(field, 'must be an absolute http(s) URL');
+  const address = (field: string, raw: string): string => {
+    if (!isProfileAddress(raw)) {
+      fail(field, 'must be an absolute http(s) URL or a path starting with "/"');
+    }
     return raw;
   };
-  const urlList = (field: string): string[] | null => {
+  const addressList = (field: string): string[] | null => {
     const v = value[field];
     if (v === undefined || v === null) return null;
     if (!Array.isArray(v) || !v.every((item) => typeof item === 'string')) {
       return fail(field, 'must be a list of URLs or null');
     }
-    return v.map((item: string) => url(field, item));
+    return v.map((item: string) => address(field, item));
   };
 
   // The monitoring fields first, in the order R-5.2 names them, so the first problem reported
@@ -160,11 +182,11 @@ export function validateProfile(key: string, value: unknown): DeploymentProfile 
 
   const intakeUrl = optionalString('intakeUrl');
   // The SDK appends `?ddforward=…` to the proxy URL; one that already has a query breaks.
-  if (intakeUrl !== null && url('intakeUrl', intakeUrl).includes('?')) {
+  if (intakeUrl !== null && /[?#]/.test(address('intakeUrl', intakeUrl))) {
     fail('intakeUrl', 'must not have a query string');
   }
   const flagsUrl = optionalString('flagsUrl');
-  if (flagsUrl !== null) url('flagsUrl', flagsUrl);
+  if (flagsUrl !== null) address('flagsUrl', flagsUrl);
 
   const profile: DeploymentProfile = {
     orgName: optionalString('orgName') ?? key,
@@ -176,10 +198,10 @@ export function validateProfile(key: string, value: unknown): DeploymentProfile 
     ship: optionalString('ship')?.toLowerCase() ?? null,
     host: optionalString('host')?.toLowerCase() ?? null,
     hostAliases: ((hostAliasesRaw ?? []) as string[]).map((h) => h.toLowerCase()),
-    backendUrl: url('backendUrl', requiredString('backendUrl')),
+    backendUrl: address('backendUrl', requiredString('backendUrl')),
     enableTracing: optionalBoolean('enableTracing'),
     allowUntrustedEvents: optionalBoolean('allowUntrustedEvents'),
-    allowedTracingUrls: urlList('allowedTracingUrls'),
+    allowedTracingUrls: addressList('allowedTracingUrls'),
     site,
     flagsUrl,
     intakeUrl,
@@ -276,6 +298,44 @@ export interface ProfileChoice {
   source: ProfileChoiceSource;
 }
 
+/** What selects one profile: its ship parameter and its hosts (host and aliases), if any. */
+export interface ProfileSelector {
+  ship?: string;
+  hosts?: readonly string[];
+}
+
+/**
+ * Every profile key with what selects it: enough to choose a profile (R-4.15) without the
+ * profiles themselves. A document carries this instead of every profile.
+ */
+export type ProfileIndex = Readonly<Record<string, ProfileSelector>>;
+
+/** A profile with its key: the one a document carries, or one fetched by key. */
+export interface KeyedProfile {
+  key: string;
+  profile: DeploymentProfile;
+}
+
+/** Where the web server answers one validated profile as JSON (`/profiles/<key>.json`). */
+export const PROFILE_PATH = '/profiles/';
+
+export function profilePath(key: string): string {
+  return `${PROFILE_PATH}${encodeURIComponent(key)}.json`;
+}
+
+/** The index of a profile map; selectors that are null or empty are left out. */
+export function profileIndex(profiles: DeploymentProfiles): ProfileIndex {
+  const index: Record<string, ProfileSelector> = {};
+  for (const [key, profile] of Object.entries(profiles)) {
+    const hosts = [...(profile.host === null ? [] : [profile.host]), ...profile.hostAliases];
+    index[key] = {
+      ...(profile.ship === null ? {} : { ship: profile.ship }),
+      ...(hosts.length === 0 ? {} : { hosts }),
+    };
+  }
+  return index;
+}
+
 /**
  * R-4.15: the profile whose ship parameter is `ship`; else the current host's profile when
  * the host differs from the stored host; else the stored key (if it still names a profile);
@@ -290,23 +350,41 @@ export function chooseProfile(input: {
   host: string;
   storedKey: string | null;
   storedHost: string | null;
-  profiles: DeploymentProfiles;
+  index: ProfileIndex;
 }): ProfileChoice {
-  const { profiles } = input;
+  const { index } = input;
   const host = input.host.toLowerCase();
-  const entries = Object.entries(profiles);
+  const entries = Object.entries(index);
   const ship = input.ship?.toLowerCase() ?? null;
   const byShip = ship === null ? undefined : entries.find(([, p]) => p.ship === ship);
   if (byShip) return { key: byShip[0], source: 'ship' };
 
-  const byHost = entries.find(([, p]) => p.host === host || p.hostAliases.includes(host));
+  const byHost = entries.find(([, p]) => p.hosts?.includes(host) === true);
   const hostChanged = host !== (input.storedHost?.toLowerCase() ?? null);
   if (byHost && hostChanged) return { key: byHost[0], source: 'host' };
-  if (input.storedKey !== null && profiles[input.storedKey] !== undefined) {
+  if (input.storedKey !== null && Object.hasOwn(index, input.storedKey)) {
     return { key: input.storedKey, source: 'stored' };
   }
   if (byHost) return { key: byHost[0], source: 'host' };
   return { key: FALLBACK_PROFILE_KEY, source: 'fallback' };
+}
+
+/**
+ * The profile the server can predict for a page without the browser's storage: the `ship`
+ * parameter's, else the host's (the Host header), else `local` — what chooseProfile answers
+ * on a first visit. The document carries this one; a browser with a different stored choice
+ * fetches its own.
+ */
+export function predictProfile(
+  profiles: DeploymentProfiles,
+  index: ProfileIndex,
+  input: { ship: string | null; host: string },
+): KeyedProfile {
+  const { key } = chooseProfile({ ...input, storedKey: null, storedHost: null, index });
+  const profile = profiles[key];
+  if (profile === undefined)
+    throw new DeploymentProfileError(`Deployment profile "${key}" is missing`, key);
+  return { key, profile };
 }
 
 /** R-4.15: the stored profile choice. */
@@ -327,33 +405,61 @@ export function persistProfileChoice(storage: KeyValueStorage, key: string, host
 }
 
 /**
+ * The profile with every address absolute: paths ("/api") resolved against the page's origin
+ * (`location.origin`). The monitoring SDK's `proxy` and the flag provider's `flaggingProxy`
+ * are used as given and must be absolute; tracing must match the address the shop calls.
+ */
+export function resolveProfileAddresses(
+  profile: DeploymentProfile,
+  origin: string,
+): DeploymentProfile {
+  const resolve = (address: string) => resolveAddress(address, origin);
+  return {
+    ...profile,
+    backendUrl: resolve(profile.backendUrl),
+    flagsUrl: profile.flagsUrl === null ? null : resolve(profile.flagsUrl),
+    intakeUrl: profile.intakeUrl === null ? null : resolve(profile.intakeUrl),
+    allowedTracingUrls: profile.allowedTracingUrls?.map(resolve) ?? null,
+  };
+}
+
+/**
  * R-7.9: the stored backend override for a profile key. The stored value is a JSON object
- * `{ "<profile key>": "<absolute URL>" }`, or one absolute URL that applies to every profile.
- * Anything else (bad JSON, relative URL) is ignored.
+ * `{ "<profile key>": "<address>" }`, or one address that applies to every profile; an address
+ * is an absolute http(s) URL or a path on the page's origin. Anything else (bad JSON, a
+ * relative path without "/", another scheme) is ignored.
  */
 export function readBackendOverride(storage: KeyValueStorage, profileKey: string): string | null {
   const raw = storage.getItem(BACKEND_URL_OVERRIDE_KEY);
   if (raw === null) return null;
-  if (isAbsoluteHttpUrl(raw)) return raw;
+  if (isProfileAddress(raw)) return raw;
   try {
     const parsed: unknown = JSON.parse(raw);
     const value = isRecord(parsed) ? parsed[profileKey] : undefined;
-    return typeof value === 'string' && isAbsoluteHttpUrl(value) ? value : null;
+    return typeof value === 'string' && isProfileAddress(value) ? value : null;
   } catch {
     return null;
   }
 }
 
-/** R-7.9: a valid override wins over the profile's backend; no trailing slash either way. */
-export function backendAddress(profile: DeploymentProfile, override: string | null): string {
-  const chosen = override !== null && isAbsoluteHttpUrl(override) ? override : profile.backendUrl;
-  return chosen.replace(/\/+$/, '');
+/**
+ * R-7.9: a valid override wins over the profile's backend; a path is resolved against the
+ * page's origin; no trailing slash either way.
+ */
+export function backendAddress(
+  profile: DeploymentProfile,
+  override: string | null,
+  origin: string,
+): string {
+  const chosen = override !== null && isProfileAddress(override) ? override : profile.backendUrl;
+  return resolveAddress(chosen, origin).replace(/\/+$/, '');
 }
 
 /**
- * R-9.5, R-7.8: options for the monitoring SDK's `init`. Rates a profile sets win over the spec
- * defaults. Tracing covers the backend address and the profile's extra URLs when the profile
- * enables tracing, and nothing otherwise.
+ * R-9.5, R-7.8: options for the monitoring SDK's `init`, from a profile whose addresses are
+ * absolute (resolveProfileAddresses). Rates a profile sets win over the R-9.5 defaults. Tracing
+ * covers the backend address and the profile's extra URLs when the profile enables tracing,
+ * and nothing otherwise.
  */
 export function monitoringInitOptions(
   profile: DeploymentProfile,
@@ -416,4 +522,26 @@ function isAbsoluteHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A placeholder origin: a path that stays on it is a path on whatever origin the page has. */
+const SAME_ORIGIN_PROBE = 'http://same-origin.invalid';
+
+/**
+ * An absolute http(s) URL, or a path starting with "/" that stays on the page's origin
+ * ("//host/x" and "/\host/x" would leave it).
+ */
+export function isProfileAddress(value: string): boolean {
+  if (isAbsoluteHttpUrl(value)) return true;
+  if (!value.startsWith('/')) return false;
+  try {
+    return new URL(value, SAME_ORIGIN_PROBE).origin === SAME_ORIGIN_PROBE;
+  } catch {
+    return false;
+  }
+}
+
+/** An address as an absolute URL: absolute ones unchanged, paths on `origin`. */
+function resolveAddress(address: string, origin: string): string {
+  return isAbsoluteHttpUrl(address) ? address : new URL(address, origin).href;
 }

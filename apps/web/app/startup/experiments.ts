@@ -1,4 +1,4 @@
-// Route experiments and records (spec §4 "Experiments and records"). Evaluations are computed
+// Route experiments and records (R-4.7, R-4.8). Evaluations are computed
 // purely, then handed to one recording function; the monitoring code passes `DD_RUM` as sink.
 import { normalisePathname } from './query-switches';
 import type { RandomSource } from './sample-identity';

@@ -1,8 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RumInitConfiguration } from '@datadog/browser-rum';
-import { loadDefaultProfiles } from './deployment-profiles';
+import {
+  loadDefaultProfiles,
+  predictProfile,
+  profileIndex,
+  type DeploymentProfile,
+} from './deployment-profiles';
 import { runStartup, type StartupEnvironment } from './orchestrator';
-import type { MonitoringUserChoice, SampleShopper, ShopperListKind } from './sample-identity';
+import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
+import type { MonitoringUserChoice } from './sample-identity';
 import {
   BACKEND_URL_OVERRIDE_KEY,
   ERROR_SHA_KEY,
@@ -18,6 +24,7 @@ import { scriptedRandom, seededRandom } from './test-support/seeded-random';
 import { createShopperList } from './test-support/shoppers';
 
 const profiles = loadDefaultProfiles();
+const index = profileIndex(profiles);
 const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** Wednesday 2026-11-18, 05:00 UTC: day slice 3, a beta build. */
@@ -42,6 +49,7 @@ interface Harness {
   startMonitoring: ReturnType<
     typeof vi.fn<(options: RumInitConfiguration, user: MonitoringUserChoice) => Promise<void>>
   >;
+  loadProfile: ReturnType<typeof vi.fn<(key: string) => Promise<DeploymentProfile>>>;
   flags: Array<[string, unknown]>;
   warnings: string[];
 }
@@ -57,6 +65,17 @@ function harness(
     createShopperList(350, kind === 'standard' ? 's' : 'l'),
   );
   const startMonitoring = vi.fn(async () => {});
+  const loadProfile = vi.fn(async (key: string) => {
+    const profile = profiles[key];
+    if (profile === undefined) throw new Error(`404 for ${key}`);
+    return profile;
+  });
+  // What the server puts in the document: its prediction from the URL's ship and host.
+  const page = new URL(url);
+  const documentProfile = predictProfile(profiles, index, {
+    ship: page.searchParams.get('ship'),
+    host: page.host,
+  });
   const flags: Array<[string, unknown]> = [];
   const warnings: string[] = [];
   const env: StartupEnvironment = {
@@ -67,14 +86,16 @@ function harness(
     now: NOW,
     random: seededRandom(),
     userAgent: CHROME_UA,
-    profiles,
+    profileIndex: index,
+    documentProfile,
+    loadProfile,
     loadShoppers,
     startMonitoring,
     flagSink: { addFeatureFlagEvaluation: (key, value) => void flags.push([key, value]) },
     warn: (message) => void warnings.push(message),
     ...envOverrides,
   };
-  return { env, local, session, loadShoppers, startMonitoring, flags, warnings };
+  return { env, local, session, loadShoppers, startMonitoring, loadProfile, flags, warnings };
 }
 
 describe('runStartup', () => {
@@ -106,10 +127,11 @@ describe('runStartup', () => {
       [IS_BETA_KEY]: 'true',
       [ERROR_SHA_KEY]: expect.stringMatching(/^[0-9a-f]{8}$/),
     });
+    expect(h.loadProfile).not.toHaveBeenCalled();
     expect(result).toMatchObject({
       profileKey: 'local',
       profileSource: 'host',
-      backendUrl: 'http://localhost:3001',
+      backendUrl: 'http://localhost:3000/api',
       version: { version: '6.11.18-beta', isBeta: true },
       monitoringUser: { kind: 'sample', user: { id: 's175' } },
       monitoringStarted: true,
@@ -142,6 +164,7 @@ describe('runStartup', () => {
     const h = harness('http://localhost:3000/?ship=ap2', { storedLocal: STORED_IDENTITY });
     const result = await runStartup(h.env);
     expect(result).toMatchObject({ profileKey: 'ap2', profileSource: 'ship' });
+    expect(h.loadProfile).not.toHaveBeenCalled(); // the document carried it
     expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('ap2');
     const [options] = h.startMonitoring.mock.calls[0] ?? [];
     expect(options).toMatchObject({
@@ -149,6 +172,73 @@ describe('runStartup', () => {
       env: 'prod',
       version: '6.11.18-beta',
     });
+  });
+
+  it('R-4.15 the local profile follows the page origin: backend, flags, intake and tracing', async () => {
+    const h = harness('http://shop.test:4000/', { storedLocal: STORED_IDENTITY });
+    const result = await runStartup(h.env);
+    expect(result).toMatchObject({
+      profileKey: 'local',
+      profileSource: 'fallback',
+      backendUrl: 'http://shop.test:4000/api',
+      profile: {
+        backendUrl: 'http://shop.test:4000/api',
+        flagsUrl: 'http://shop.test:4000/api/flags/precompute-assignments',
+        intakeUrl: 'http://shop.test:4000/api/intake',
+      },
+    });
+    const [options] = h.startMonitoring.mock.calls[0] ?? [];
+    expect(options).toMatchObject({
+      proxy: 'http://shop.test:4000/api/intake',
+      allowedTracingUrls: [
+        { match: 'http://shop.test:4000/api', propagatorTypes: ['tracecontext', 'datadog'] },
+      ],
+    });
+  });
+
+  it('R-4.15 a stored choice other than the document profile is fetched by key', async () => {
+    const h = harness('http://localhost:3000/', {
+      storedLocal: {
+        ...STORED_IDENTITY,
+        [RUM_CONFIG_KEY_KEY]: 'dda',
+        [RUM_CONFIG_HOST_KEY]: 'localhost:3000',
+      },
+    });
+    expect(h.env.documentProfile.key).toBe('local');
+    const result = await runStartup(h.env);
+    expect(h.loadProfile.mock.calls).toEqual([['dda']]);
+    expect(result).toMatchObject({
+      profileKey: 'dda',
+      profileSource: 'stored',
+      backendUrl: 'https://api.dda.showroom.example.com',
+    });
+    expect(h.startMonitoring.mock.calls[0]?.[0]).toMatchObject({
+      applicationId: profiles['dda']?.applicationId,
+      proxy: 'https://api.dda.showroom.example.com/intake',
+    });
+    expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('dda');
+  });
+
+  it('R-4.15 a profile that cannot be fetched leaves the document profile in use and the choice stored', async () => {
+    const h = harness('http://localhost:3000/', {
+      storedLocal: {
+        ...STORED_IDENTITY,
+        [RUM_CONFIG_KEY_KEY]: 'dda',
+        [RUM_CONFIG_HOST_KEY]: 'localhost:3000',
+      },
+      loadProfile: vi.fn(async () => {
+        throw new Error('offline');
+      }),
+    });
+    const result = await runStartup(h.env);
+    expect(result).toMatchObject({
+      profileKey: 'local',
+      profileSource: 'fallback',
+      backendUrl: 'http://localhost:3000/api',
+      monitoringStarted: true,
+    });
+    expect(h.warnings).toEqual(['Failed to load the "dda" deployment profile; using "local":']);
+    expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('dda');
   });
 
   it('R-7.9 R-7.8 a stored backend override is used and traced', async () => {

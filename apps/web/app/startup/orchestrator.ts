@@ -1,8 +1,7 @@
-// The browser start-up sequence ('init', ARCHITECTURE.md "Start-up in the browser"), wired to
-// injected inputs so it runs the same in a page, in Node tests and in a headless browser.
-// The layout's client middleware builds a StartupEnvironment from `window` and calls
-// runStartup once per page load.
-import { detectBrowserFamily, type BrowserFamily } from './browser-family';
+// The browser start-up sequence ('init'), wired to injected inputs so it runs the same in a
+// page, in Node tests and in a headless browser. The start-up layout builds a
+// StartupEnvironment from `window` (browser-startup.ts) and calls runStartup once per page load.
+import { detectBrowserFamily, type BrowserFamily } from '@showroom/contracts/browser-family';
 import {
   backendAddress,
   chooseProfile,
@@ -10,9 +9,12 @@ import {
   persistProfileChoice,
   readBackendOverride,
   readProfileChoice,
+  resolveProfileAddresses,
   type DeploymentProfile,
-  type DeploymentProfiles,
+  type KeyedProfile,
+  type ProfileChoice,
   type ProfileChoiceSource,
+  type ProfileIndex,
 } from './deployment-profiles';
 import {
   recordFeatureFlagEvaluations,
@@ -37,9 +39,8 @@ import {
   type IdentityField,
   type MonitoringUserChoice,
   type RandomSource,
-  type SampleShopper,
-  type ShopperListKind,
 } from './sample-identity';
+import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 import { STARTUP_EXEMPT_PATH, type KeyValueStorage } from './storage-keys';
 import { applyVersionStorage, type VersionRecord } from './version';
 import type { RumInitConfiguration } from '@datadog/browser-rum';
@@ -55,7 +56,15 @@ export interface StartupEnvironment {
   random: RandomSource;
   /** `navigator.userAgent`; its browser family goes into the result (R-4.19). */
   userAgent: string;
-  profiles: DeploymentProfiles;
+  /** Every profile key with its ship parameter and hosts: what the choice (R-4.15) reads. */
+  profileIndex: ProfileIndex;
+  /** The profile the document carries: the server's prediction from `ship` and the host. */
+  documentProfile: KeyedProfile;
+  /**
+   * Fetches one profile by key; called only when the choice differs from `documentProfile`.
+   * A rejection is reported through `warn` and the document's profile is used instead.
+   */
+  loadProfile: (key: string) => Promise<DeploymentProfile>;
   /** Loads one shopper list; called only when the stored identity is incomplete. */
   loadShoppers: (kind: ShopperListKind) => Promise<readonly SampleShopper[]>;
   /**
@@ -77,8 +86,9 @@ export interface StartupResult {
   switches: QuerySwitches;
   profileKey: string;
   profileSource: ProfileChoiceSource;
+  /** The chosen profile with every address absolute (paths resolved on the page's origin). */
   profile: DeploymentProfile;
-  /** Backend base address after the stored override (R-7.9). */
+  /** Absolute backend base address after the stored override (R-7.9), no trailing slash. */
   backendUrl: string;
   /** The stored identity, or null when the shopper list could not be loaded. */
   identity: SampleShopper | null;
@@ -96,9 +106,9 @@ export interface StartupResult {
 }
 
 /**
- * Runs the start-up steps in ARCHITECTURE.md order: query switches → profile → identity →
- * version → monitoring → route experiments. Returns null on /scenarios (R-2.2), which has no
- * start-up check. The flag provider (step 6) is set up by the caller from the result.
+ * Runs the start-up steps in order: query switches → profile → identity → version →
+ * monitoring → route experiments. Returns null on /scenarios (R-2.2), which has no start-up
+ * check. The flag provider (step 6) is set up by the caller from the result.
  */
 export async function runStartup(env: StartupEnvironment): Promise<StartupResult | null> {
   const pathname = normalisePathname(env.url.pathname);
@@ -111,21 +121,18 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
   const switches = parseQuerySwitches(env.url.searchParams, env.url.pathname);
   applyQuerySwitches(switches, env.localStorage, env.sessionStorage);
 
-  // 2. Deployment profile, persisted with the host (R-4.15).
+  // 2. Deployment profile, persisted with the host (R-4.15); its addresses made absolute.
   const host = env.url.host;
-  const choice = chooseProfile({
-    ship: switches.ship,
-    host,
-    ...readProfileChoice(env.localStorage),
-    profiles: env.profiles,
-  });
-  const profile = env.profiles[choice.key];
-  if (profile === undefined) throw new Error(`Deployment profile "${choice.key}" is missing`);
-  if (choice.source === 'fallback') {
-    warn(`Unknown host "${host}": using the "${choice.key}" deployment profile`);
-  }
-  persistProfileChoice(env.localStorage, choice.key, host);
-  const backendUrl = backendAddress(profile, readBackendOverride(env.localStorage, choice.key));
+  const chosen = await chooseAndLoadProfile(env, switches.ship, warn);
+  const { choice } = chosen;
+  if (chosen.persist) persistProfileChoice(env.localStorage, choice.key, host);
+  const origin = env.url.origin;
+  const profile = resolveProfileAddresses(chosen.profile, origin);
+  const backendUrl = backendAddress(
+    profile,
+    readBackendOverride(env.localStorage, choice.key),
+    origin,
+  );
 
   // 3. Sample identity (R-4.10 … R-4.13); the list is loaded only when something is missing.
   let identity: SampleShopper | null = readStoredIdentity(env.localStorage);
@@ -190,4 +197,42 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
     experiments,
     browserFamily: detectBrowserFamily(env.userAgent),
   };
+}
+
+/**
+ * The profile choice (R-4.15) and the chosen profile: the document's when the choice is the
+ * server's prediction, else fetched by key. When the fetch fails the document's profile is
+ * used (reported as a fallback) and the stored choice is kept for the next load.
+ */
+async function chooseAndLoadProfile(
+  env: StartupEnvironment,
+  ship: string | null,
+  warn: (message: string, detail?: unknown) => void,
+): Promise<{ choice: ProfileChoice; profile: DeploymentProfile; persist: boolean }> {
+  const choice = chooseProfile({
+    ship,
+    host: env.url.host,
+    ...readProfileChoice(env.localStorage),
+    index: env.profileIndex,
+  });
+  if (choice.source === 'fallback') {
+    warn(`Unknown host "${env.url.host}": using the "${choice.key}" deployment profile`);
+  }
+  const fromDocument = env.documentProfile;
+  if (choice.key === fromDocument.key) {
+    return { choice, profile: fromDocument.profile, persist: true };
+  }
+  try {
+    return { choice, profile: await env.loadProfile(choice.key), persist: true };
+  } catch (error) {
+    warn(
+      `Failed to load the "${choice.key}" deployment profile; using "${fromDocument.key}":`,
+      error,
+    );
+    return {
+      choice: { key: fromDocument.key, source: 'fallback' },
+      profile: fromDocument.profile,
+      persist: false,
+    };
+  }
 }

@@ -1,5 +1,4 @@
-// Query-string switches read at start-up (spec §2 "Query-string switches", §4 "Query-switch
-// flags"). Parsing is separate from applying so the orchestrator and tests can inspect what a
+// Query-string switches read at start-up (R-4.1 … R-4.6). Parsing is separate from applying so the orchestrator and tests can inspect what a
 // URL asks for before anything is written.
 import { DEMO_MODE_KEYS, FLAG_KEYS, type KeyValueStorage } from './storage-keys';
 

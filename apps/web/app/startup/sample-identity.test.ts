@@ -1,3 +1,4 @@
+import { DEMO_USER } from '@showroom/contracts/shopper';
 import { describe, expect, it, vi } from 'vitest';
 import {
   chooseFromDaySlice,
@@ -5,7 +6,6 @@ import {
   chooseSampleShopper,
   chooseShopperListKind,
   daySlice,
-  DEMO_USER,
   fillIdentity,
   hasCookie,
   JOHN_DOE,

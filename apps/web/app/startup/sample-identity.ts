@@ -1,5 +1,6 @@
-// The sample shopper identity and the monitoring user (spec §3 "Sample shopper record",
-// §4 "Sample identity"). Every function takes its clock, random source and storage explicitly.
+// The sample shopper identity and the monitoring user (R-3.5 … R-3.7,
+// R-4.10 … R-4.14). Every function takes its clock, random source and storage explicitly.
+import { DEMO_USER, type SampleShopper, type ShopperListKind } from '@showroom/contracts/shopper';
 import {
   ANONYMOUS_CHANCE,
   DAY_SLICE_COUNT,
@@ -8,33 +9,11 @@ import {
   type KeyValueStorage,
 } from './storage-keys';
 
-export interface SampleShopper {
-  /** Short lowercase hex string. */
-  id: string;
-  name: string;
-  email: string;
-  team: string;
-  /** `null` only for the fixed demo user (R-3.7). */
-  useDiscount: boolean | null;
-  useNewCheckoutFlow: boolean;
-}
-
-export type ShopperListKind = 'standard' | 'loyalty';
 export type ShopperLists = Readonly<Record<ShopperListKind, readonly SampleShopper[]>>;
 export type IdentityField = keyof typeof IDENTITY_KEYS;
 
 /** A random source: each call returns a number in [0, 1), like `Math.random`. */
 export type RandomSource = () => number;
-
-/** R-3.7: the user `rumdev` forces. Name and e-mail are ours (the spec leaves them out). */
-export const DEMO_USER: Readonly<SampleShopper> = Object.freeze({
-  id: 'dec0de01',
-  name: 'demo.user',
-  email: 'demo.user@example.com',
-  team: 'Dev',
-  useDiscount: null,
-  useNewCheckoutFlow: false,
-});
 
 export interface PlaceholderUser {
   name: string;

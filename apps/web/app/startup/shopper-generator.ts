@@ -1,8 +1,8 @@
-// Deterministic generator of the two sample shopper lists (spec §3 "Sample shopper record",
-// R-3.4 … R-3.6). `scripts/generate-shoppers.ts` writes its output to data/shoppers/*.json;
+// Deterministic generator of the two sample shopper lists (R-3.4 … R-3.6). `scripts/generate-shoppers.ts` writes its output to data/shoppers/*.json;
 // the unit tests regenerate it to prove the committed files match.
 import { DAY_SLICE_COUNT } from './storage-keys';
-import { DEMO_USER, type RandomSource, type SampleShopper } from './sample-identity';
+import { DEMO_USER, type SampleShopper } from '@showroom/contracts/shopper';
+import type { RandomSource } from './sample-identity';
 
 export const SHOPPER_SEED = 20_260_101;
 /** Seven day slices of 50 (R-4.12). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { SampleShopper, ShopperListKind } from './sample-identity';
+import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 import {
   generateShoppers,
   serialiseShopperList,

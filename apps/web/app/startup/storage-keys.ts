@@ -1,5 +1,5 @@
-// Every browser-storage key and start-up constant of the storefront spec, named once.
-// Spec: /work/shared/spec/storefront-spec.md §3 (entities and storage), §4, §9.
+// Every browser-storage key and start-up constant of the storefront, named once
+// (R-3.1, R-3.2, R-3.8, R-3.9, R-4.15, R-9.8).
 
 /**
  * The part of the Web Storage API the start-up rules use. `window.localStorage` and
@@ -11,7 +11,7 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-/** Stored sample-shopper identity, local storage (spec §3 "Stored identity"). */
+/** Stored sample-shopper identity, local storage (R-3.8). */
 export const IDENTITY_KEYS = {
   id: 'user_id',
   name: 'user_name',
@@ -21,7 +21,7 @@ export const IDENTITY_KEYS = {
   useNewCheckoutFlow: 'user_use_new_checkout_flow',
 } as const;
 
-/** Feature-flag overrides set by query switches, local storage, "true"/"false" (spec §3). */
+/** Feature-flag overrides set by query switches, local storage, "true"/"false" (R-3.1). */
 export const FLAG_KEYS = {
   newCheckoutFlow: 'newCheckoutFlow',
   checkoutCountrySelector: 'checkoutCountrySelector',
@@ -30,7 +30,7 @@ export const FLAG_KEYS = {
   showLoAF: 'showLoAF',
 } as const;
 
-/** Demo modes, session storage, JSON values (spec §3 "Demo-mode settings"). */
+/** Demo modes, session storage, JSON values (R-3.2). */
 export const DEMO_MODE_KEYS = {
   /** `{"enabled": boolean, "shouldError": boolean}` */
   buyNowButton: 'buyNowButton',
@@ -38,18 +38,19 @@ export const DEMO_MODE_KEYS = {
   newProductPhotos: 'newProductPhotos',
 } as const;
 
-/** Local storage: "true" only while the app version is a beta build (spec §9). */
+/** Local storage: "true" only while the app version is a beta build (R-9.8). */
 export const IS_BETA_KEY = 'isBeta';
-/** Local storage: 8 hex characters hashed from the ISO year and week (spec §9). */
+/** Local storage: 8 hex characters hashed from the ISO year and week (R-9.9). */
 export const ERROR_SHA_KEY = 'errorSHA';
-/** Local storage: key of the deployment profile chosen last (spec §4, R-4.15). */
+/** Local storage: key of the deployment profile chosen last (R-4.15). */
 export const RUM_CONFIG_KEY_KEY = 'rum_config_key';
-/** Local storage: host (`location.host`) the profile was chosen on (spec §4, R-4.15). */
+/** Local storage: host (`location.host`) the profile was chosen on (R-4.15). */
 export const RUM_CONFIG_HOST_KEY = 'rum_config_host';
 /**
  * Local storage: backend-address override (R-7.9). Either a JSON object mapping a profile key
- * to an absolute URL (`{"local":"http://localhost:4001"}`), or one absolute URL for every
- * profile. See `readBackendOverride` in deployment-profiles.ts.
+ * to an address (`{"local":"http://localhost:4001"}`), or one address for every profile; an
+ * address is an absolute http(s) URL or a path on the page's origin ("/api"). See
+ * `readBackendOverride` in deployment-profiles.ts.
  */
 export const BACKEND_URL_OVERRIDE_KEY = 'backend_url_override';
 /** Session storage: the instant_pay variant drawn on the last /cart load (R-4.7). */

@@ -1,4 +1,4 @@
-// App version string, isBeta and errorSHA (spec §9, R-9.8, R-9.9). All from a UTC clock.
+// App version string, isBeta and errorSHA. All from a UTC clock.
 import {
   BETA_BEFORE_UTC_HOUR,
   ERROR_SHA_KEY,

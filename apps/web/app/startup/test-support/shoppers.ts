@@ -1,5 +1,5 @@
 // Small factories for sample shoppers and lists in tests.
-import type { SampleShopper } from '../sample-identity';
+import type { SampleShopper } from '@showroom/contracts/shopper';
 
 export function createShopper(overrides: Partial<SampleShopper> = {}): SampleShopper {
   return {

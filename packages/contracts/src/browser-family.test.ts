@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectBrowserFamily } from './browser-family';
+import { detectBrowserFamily } from './browser-family.js';
 
 const UA = {
   chrome:

@@ -1,0 +1,102 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { RequestHandler } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { ErrorCode } from '@showroom/contracts/errors';
+
+/** Where the api is mounted on the web origin; the prefix is stripped before forwarding. */
+export const API_MOUNT_PATH = '/api';
+
+/** The error code of the answer when the api cannot be reached, in the contract's error shape. */
+export const API_UNREACHABLE: ErrorCode = 'API_UNREACHABLE';
+
+/** The api's base address: API_URL, else the api's port on this machine. */
+export function apiTarget(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.API_URL?.trim();
+  if (configured) return configured;
+  return `http://127.0.0.1:${env.API_PORT?.trim() || '3001'}`;
+}
+
+/**
+ * Serves the api under the web origin: mounted at API_MOUNT_PATH, so `/api/cart` reaches the
+ * api as `/cart`. Request and response bodies stream through untouched (the monitoring intake
+ * takes deflate and multipart bodies; the flag service answers application/vnd.api+json), and
+ * so do cookies, Set-Cookie and the trace headers (traceparent, x-datadog-*). The api learns the
+ * client's address, protocol and host from X-Forwarded-For/-Proto/-Host. An api that cannot be
+ * reached answers 502 with the contract's error body, code API_UNREACHABLE.
+ *
+ * Register it before compression and before the page handler: it answers everything under the
+ * mount path itself.
+ */
+export function createApiProxy(target: string = apiTarget()): RequestHandler {
+  // Connections to the api are reused (without an agent every call would open and close one,
+  // and the browser's connection would be told to close too).
+  const agentOptions = { keepAlive: true, maxSockets: 64 };
+  const agent = target.startsWith('https:')
+    ? new https.Agent(agentOptions)
+    : new http.Agent(agentOptions);
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target,
+    agent,
+    // The api sees its own host in Host; the page's host travels in X-Forwarded-Host.
+    changeOrigin: true,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        for (const [name, value] of Object.entries(forwardedHeaders(req))) {
+          proxyReq.setHeader(name, value);
+        }
+      },
+      error: (error, req, res) => {
+        console.error(
+          `Showroom web: the api at ${target} could not be reached for ${req.method ?? 'GET'} ${req.url ?? ''}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+        );
+        if (!isResponse(res)) {
+          res.destroy();
+          return;
+        }
+        if (res.headersSent) {
+          // The answer had begun: cut it, so the client sees an incomplete response.
+          res.destroy();
+          return;
+        }
+        const body = JSON.stringify({
+          error: { code: API_UNREACHABLE, message: 'The shop api could not be reached' },
+        });
+        res.writeHead(502, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+          'cache-control': 'no-store',
+        });
+        res.end(body);
+      },
+    },
+  });
+}
+
+/**
+ * X-Forwarded-* for the api: the client's address is appended to any X-Forwarded-For a proxy
+ * in front of this server set; protocol and host set by such a proxy are kept (they describe
+ * what the browser used), else they are this request's own.
+ */
+export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const remote = req.socket.remoteAddress ?? '';
+  const priorFor = header(req, 'x-forwarded-for');
+  const encrypted = (req.socket as TLSSocket).encrypted === true;
+  return {
+    'x-forwarded-for': priorFor ? `${priorFor}, ${remote}` : remote,
+    'x-forwarded-proto': header(req, 'x-forwarded-proto') ?? (encrypted ? 'https' : 'http'),
+    'x-forwarded-host': header(req, 'x-forwarded-host') ?? header(req, 'host') ?? '',
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  const joined = Array.isArray(value) ? value.join(', ') : value;
+  return joined === undefined || joined === '' ? undefined : joined;
+}
+
+function isResponse(res: ServerResponse | Socket): res is ServerResponse {
+  return 'writeHead' in res;
+}
