@@ -7,29 +7,13 @@ import { inflateSync } from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures';
 import { API_URL } from './shop-helpers';
+import type { SessionDetail, TimelineEntry } from '@showroom/contracts/monitoring';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-/** What the tests read of the api's session inspector answer (apps/api monitoring schemas). */
-export interface InspectedEntry {
-  kind: string;
-  title: string;
-  viewId: string | null;
-  usrId: string | null;
-  featureFlags: Record<string, unknown> | null;
-  detail: Record<string, string | number | boolean | null>;
-}
-
-export interface InspectedSession {
-  session: {
-    id: string;
-    shopper: { id: string | null; name: string | null; team: string | null } | null;
-    anonymous: boolean;
-    flags: Record<string, string[]>;
-    viewCount: number;
-  };
-  timeline: InspectedEntry[];
-}
+/** The api's session inspector answer, typed from the contract. */
+export type InspectedEntry = TimelineEntry;
+export type InspectedSession = SessionDetail;
 
 /**
  * Keeps the page's random draws inside [0.34, 0.65]: never anonymous (under 0.2), instant_pay

@@ -1,35 +1,14 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import type { Cart } from '@showroom/contracts/cart';
+import type { Order } from '@showroom/contracts/orders';
 import { expect } from './fixtures';
 
-/** This run's api (playwright.config.ts): what the browser calls, and what tests read back. */
+/** This run's api, reached directly (the browser goes through the web's /api): tests read back. */
 export const API_URL = `http://localhost:${process.env.E2E_API_PORT ?? 3101}`;
 
-/** The api's answers the tests read back (apps/api schemas). */
-export interface ApiCart {
-  lines: {
-    id: string;
-    productId: number;
-    edition: string;
-    name: string;
-    quantity: number;
-    lineTotalCents: number;
-  }[];
-  itemCount: number;
-  subtotalCents: number;
-  discountRate: number;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-}
-
-export interface ApiOrder {
-  id: string;
-  lines: { productId: number; edition: string; quantity: number }[];
-  totalCents: number;
-  payment: { brand: string; last4: string };
-  instantPayVariant: string | null;
-  checkoutFlow: string | null;
-}
+/** The api's answers the tests read back, typed from the contract. */
+export type ApiCart = Cart;
+export type ApiOrder = Order;
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const price = (cents: number) => usd.format(cents / 100);
