@@ -23,13 +23,13 @@ export const links: Route.LinksFunction = () => [
 
 /**
  * Every page's data: the departments (navbar) and, for the browser's start-up, the one
- * deployment profile predicted for this request (`documentProfile`) plus `runtime`, the index
+ * deployment profile predicted for this request (`documentProfile`) plus `profileIndex`, the index
  * of every profile key with its ship parameter and hosts — not the profiles themselves.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const departments = await loadDepartments(request, context);
   const { profileIndex, documentProfile } = documentStartupData(request);
-  return { departments, runtime: profileIndex, documentProfile };
+  return { departments, profileIndex, documentProfile };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;

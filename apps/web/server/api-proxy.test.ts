@@ -5,7 +5,8 @@ import compression from 'compression';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorCode } from '@showroom/contracts/errors';
-import { API_MOUNT_PATH, API_UNREACHABLE, apiTarget, createApiProxy } from './api-proxy';
+import { API_MOUNT_PATH, API_UNREACHABLE, createApiProxy } from './api-proxy';
+import { apiTarget } from './api-target';
 
 interface Seen {
   method: string;
@@ -207,6 +208,7 @@ describe('the /api proxy without an api', () => {
 describe('the api address', () => {
   it('is API_URL, else the api port on this machine', () => {
     expect(apiTarget({ API_URL: 'http://api.internal:8080' })).toBe('http://api.internal:8080');
+    expect(apiTarget({ API_URL: 'http://api.internal:8080/' })).toBe('http://api.internal:8080');
     expect(apiTarget({ API_PORT: '4001' })).toBe('http://127.0.0.1:4001');
     expect(apiTarget({})).toBe('http://127.0.0.1:3001');
   });

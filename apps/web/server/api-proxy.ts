@@ -5,19 +5,13 @@ import type { TLSSocket } from 'node:tls';
 import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { ErrorCode } from '@showroom/contracts/errors';
+import { apiTarget } from './api-target.js';
 
 /** Where the api is mounted on the web origin; the prefix is stripped before forwarding. */
 export const API_MOUNT_PATH = '/api';
 
 /** The error code of the answer when the api cannot be reached, in the contract's error shape. */
 export const API_UNREACHABLE: ErrorCode = 'API_UNREACHABLE';
-
-/** The api's base address: API_URL, else the api's port on this machine. */
-export function apiTarget(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.API_URL?.trim();
-  if (configured) return configured;
-  return `http://127.0.0.1:${env.API_PORT?.trim() || '3001'}`;
-}
 
 /**
  * Serves the api under the web origin: mounted at API_MOUNT_PATH, so `/api/cart` reaches the

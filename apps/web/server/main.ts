@@ -6,7 +6,8 @@ import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
 import express from 'express';
 import type { ServerBuild } from 'react-router';
-import { API_MOUNT_PATH, apiTarget, createApiProxy } from './api-proxy.js';
+import { API_MOUNT_PATH, createApiProxy } from './api-proxy.js';
+import { apiTarget } from './api-target.js';
 import { profileHandler, PROFILE_ROUTE, type RuntimeProfiles } from './profiles.js';
 
 /** Exports of app/entry.server.tsx that the server calls besides rendering. */

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { ErrorResponse } from '@showroom/contracts/errors';
 
 /** Validated deployment profiles by key, as the page code loads them (runtime-config.server). */
 export type RuntimeProfiles = Readonly<Record<string, unknown>>;
@@ -20,9 +21,10 @@ export function profileHandler(
       // Profiles change with a restart (environment) or a redeploy: revalidate every time.
       response.setHeader('Cache-Control', 'no-cache');
       if (profile === undefined) {
-        response.status(404).json({
+        const notFound: ErrorResponse = {
           error: { code: 'NOT_FOUND', message: `No deployment profile "${key}"` },
-        });
+        };
+        response.status(404).json(notFound);
         return;
       }
       response.json(profile);

@@ -6,7 +6,7 @@ import { DEFAULT_SHIPPING_COUNTRY, SHIPPING_COUNTRIES } from './shipping.js';
 export const EDITIONS = ['standard', 'special'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
-export const EditionSchema = Type.Union([Type.Literal('standard'), Type.Literal('special')], {
+export const EditionSchema = Type.Enum(EDITIONS, {
   description: 'standard, or the special edition (its own price and stock)',
 });
 

@@ -143,5 +143,4 @@ export const CatalogSeedSchema = Type.Object({
   ),
 });
 export type CatalogSeed = Static<typeof CatalogSeedSchema>;
-export type CatalogSeedProduct = CatalogSeed['products'][number];
 export type ProductPage = Static<typeof ProductPageSchema>;

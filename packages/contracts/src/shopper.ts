@@ -13,23 +13,8 @@ export interface SampleShopper {
 }
 
 /** The two committed sample shopper lists (R-3.6), and the demo user outside them. */
-export const SHOPPER_LISTS = ['standard', 'loyalty'] as const;
-export type ShopperListKind = (typeof SHOPPER_LISTS)[number];
+export type ShopperListKind = 'standard' | 'loyalty';
 export type ShopperListName = ShopperListKind | 'demo';
-
-/** R-3.5: the teams of the sample shoppers. */
-export const SHOPPER_TEAMS = [
-  'accounting',
-  'logistics',
-  'marketing',
-  'support',
-  'tools',
-  'engineering',
-  'human resources',
-  'sales',
-  'product',
-  'design',
-] as const;
 
 /** R-3.7: the user `rumdev` forces. Name and e-mail are ours (the product rules leave them out). */
 export const DEMO_USER: Readonly<SampleShopper> = Object.freeze({

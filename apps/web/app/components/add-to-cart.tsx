@@ -4,7 +4,8 @@ import type { Edition } from '@showroom/contracts/cart';
 import { useShopClient } from '../lib/shop-session';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { BuyNowButton } from './buy-now-button';
-import { SHOP_ACTIONS, amountContext, trackAction } from '../monitoring/track';
+import { amountContext, trackAction } from '../monitoring/track';
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 import { messageOf } from '../lib/api-errors';
 
 type AddStatus =
@@ -46,7 +47,7 @@ export function AddToCart({
     try {
       const cart = await client.addItem({ productId, edition, quantity });
       setStatus({ kind: 'added', quantity });
-      trackAction(SHOP_ACTIONS.addToCart, {
+      trackAction(MONITORING_ACTIONS.addToCart, {
         product_id: productId,
         edition,
         quantity,

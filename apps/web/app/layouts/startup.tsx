@@ -14,7 +14,7 @@ import { StartupContext } from '../startup/startup-context';
  */
 export default function StartupLayout() {
   const root = useRootData();
-  const profileIndex = root?.runtime;
+  const profileIndex = root?.profileIndex;
   const documentProfile = root?.documentProfile;
   const [result, setResult] = useState<StartupResult | null>(null);
   useEffect(() => {

@@ -129,10 +129,8 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       return await send<T>(method, path, request);
     } catch (error) {
-      const failure =
-        error instanceof ApiError
-          ? error
-          : new ApiError(0, 'NETWORK_ERROR', 'The shop could not be reached.');
+      // send() fails only with ApiError: attempt() and readAnswer() turn everything into one.
+      const failure = error as ApiError;
       if ((request.report ?? true) && (failure.status === 0 || failure.status >= 500)) {
         for (const listener of listeners) listener(failure, { method, path });
       }

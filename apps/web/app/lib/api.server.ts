@@ -1,12 +1,9 @@
 import { data } from 'react-router';
+import type { ErrorResponse } from '@showroom/contracts/errors';
+import { apiTarget } from '../../server/api-target';
 
-export function apiBaseUrl(): string {
-  return process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
-}
-
-export interface ApiErrorBody {
-  error?: { code?: string; message?: string; field?: string };
-}
+/** An api error answer as read here: the contract's envelope, or nothing usable. */
+export type ApiErrorBody = Partial<ErrorResponse>;
 
 /** The api answered with an error status; `status` and `body` are what it said. */
 export class ApiResponseError extends Error {
@@ -26,7 +23,7 @@ export class ApiResponseError extends Error {
 export async function apiGet<T>(path: string, request?: Request): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`${apiBaseUrl()}${path}`, {
+    response = await fetch(`${apiTarget()}${path}`, {
       headers: forwardedHeaders(request),
       signal: request?.signal,
     });
@@ -68,7 +65,7 @@ export async function apiSend<T>(
 ): Promise<ApiWriteResult<T>> {
   let response: Response;
   try {
-    response = await fetch(`${apiBaseUrl()}${path}`, {
+    response = await fetch(`${apiTarget()}${path}`, {
       method,
       headers: { ...forwardedHeaders(request), 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),

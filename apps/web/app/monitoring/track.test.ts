@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { amountContext, SHOP_ACTIONS, trackAction, trackError, type MonitoringSink } from './track';
+import { amountContext, trackAction, trackError, type MonitoringSink } from './track';
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 
 function recordingSink(): MonitoringSink & { calls: unknown[][] } {
   const calls: unknown[][] = [];
@@ -14,7 +15,7 @@ describe('trackAction', () => {
   it('sends the named action with its context, leaving out undefined entries', () => {
     const sink = recordingSink();
     trackAction(
-      SHOP_ACTIONS.addToCart,
+      MONITORING_ACTIONS.addToCart,
       { product_id: 3, edition: undefined, ...amountContext(12_950, 'EUR') },
       sink,
     );
@@ -28,7 +29,7 @@ describe('trackAction', () => {
   });
 
   it('does nothing without monitoring (blocked SDK, webview, server rendering)', () => {
-    expect(() => trackAction(SHOP_ACTIONS.placeOrder, {}, undefined)).not.toThrow();
+    expect(() => trackAction(MONITORING_ACTIONS.placeOrder, {}, undefined)).not.toThrow();
   });
 
   it('never lets a failing SDK fail the shop', () => {
@@ -40,7 +41,7 @@ describe('trackAction', () => {
         throw new Error('sdk bug');
       },
     };
-    expect(() => trackAction('x', {}, broken)).not.toThrow();
+    expect(() => trackAction(MONITORING_ACTIONS.addToCart, {}, broken)).not.toThrow();
     expect(() => trackError(new Error('y'), {}, broken)).not.toThrow();
   });
 });

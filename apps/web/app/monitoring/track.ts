@@ -1,15 +1,9 @@
 // Custom monitoring events of the shop: one helper, so every key step is named the same way
 // everywhere and a missing or failing monitoring SDK (ad blocker, webview) never breaks the shop.
-import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 import { useEffect, useRef } from 'react';
+import type { MonitoringActionName } from '@showroom/contracts/monitoring-constants';
 
-/**
- * The shop's key steps, sent as custom actions with their amount (`amountContext`): the cart's
- * total for adding to the cart and beginning checkout, the order's total for placing it. The
- * names are the contract's, which the api's session inspector counts `placeOrder` by.
- */
-export const SHOP_ACTIONS = MONITORING_ACTIONS;
-
+/** Custom actions carry the contract's names (MONITORING_ACTIONS), which the inspector counts by. */
 /** Flat attributes of an action or error; `undefined` entries are left out. */
 export type MonitoringContext = Record<string, string | number | boolean | null | undefined>;
 
@@ -39,7 +33,7 @@ export function amountContext(cents: number, currency: string): MonitoringContex
 
 /** Sends a custom action (`DD_RUM.addAction`); does nothing when monitoring is not running. */
 export function trackAction(
-  name: string,
+  name: MonitoringActionName,
   context: MonitoringContext = {},
   sink: MonitoringSink | undefined = currentSink(),
 ): void {
@@ -64,7 +58,10 @@ export function trackError(
 }
 
 /** Sends an action once per mounted component (a step reached, e.g. the checkout shown). */
-export function useTrackActionOnce(name: string, context: MonitoringContext = {}): void {
+export function useTrackActionOnce(
+  name: MonitoringActionName,
+  context: MonitoringContext = {},
+): void {
   const sent = useRef(false);
   useEffect(() => {
     if (sent.current) return;

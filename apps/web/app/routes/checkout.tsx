@@ -16,7 +16,8 @@ import { useDemoModes } from '../lib/use-demo-modes';
 import { readInstantPayVariant } from '../startup/experiments';
 import type { StartupResult } from '../startup/orchestrator';
 import { useStartup } from '../startup/startup-context';
-import { SHOP_ACTIONS, amountContext, useTrackActionOnce } from '../monitoring/track';
+import { amountContext, useTrackActionOnce } from '../monitoring/track';
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 
 export function meta() {
   return [{ title: 'Checkout — Showroom' }];
@@ -119,7 +120,7 @@ function CheckoutBody({
   const location = useLocation();
   const modes = useDemoModes();
   const payButton = payButtonFor(variant);
-  useTrackActionOnce(SHOP_ACTIONS.beginCheckout, {
+  useTrackActionOnce(MONITORING_ACTIONS.beginCheckout, {
     flow,
     instant_pay_variant: variant ?? undefined,
     ...amountContext(cart.totalCents, cart.currency),

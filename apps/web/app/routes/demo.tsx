@@ -43,7 +43,7 @@ function readBrowserState(): BrowserState {
 /** /demo: what this browser is, and buttons to change it (presenters' control panel). */
 export default function DemoPage() {
   const startup = useStartup();
-  const profiles = useRootData()?.runtime ?? {};
+  const profileKeys = Object.keys(useRootData()?.profileIndex ?? {});
   // Storage is read only once start-up has run in the browser (never during SSR or hydration).
   const [, setRevision] = useState(0);
   const state: BrowserState | null = startup ? readBrowserState() : null;
@@ -129,7 +129,7 @@ export default function DemoPage() {
             value={state.storedProfile ?? startup.profileKey}
             onChange={(event) => switchProfile(event.target.value)}
           >
-            {Object.keys(profiles).map((key) => (
+            {profileKeys.map((key) => (
               <option key={key} value={key}>
                 {key}
               </option>

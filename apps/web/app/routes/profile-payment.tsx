@@ -1,8 +1,6 @@
 import { Link } from 'react-router';
 import { AddCardForm } from '../components/profile/add-card-form';
-import { SavedCardList } from '../components/profile/saved-cards';
-import { useShopQuery } from '../lib/use-shop-query';
-import { ShopQueryView } from '../components/shop-query-view';
+import { SavedCards, useSavedCards } from '../components/profile/saved-cards';
 
 export function meta() {
   return [{ title: 'Payment methods — Showroom' }];
@@ -10,7 +8,7 @@ export function meta() {
 
 /** /profile-payment: the session's saved cards — add one (verified by the gateway), delete. */
 export default function ProfilePaymentPage() {
-  const cards = useShopQuery('payment-methods', (client) => client.listPaymentMethods());
+  const cards = useSavedCards();
   return (
     <section className="profile-page" data-testid="profile-payment">
       <p className="breadcrumbs">
@@ -20,14 +18,7 @@ export default function ProfilePaymentPage() {
       <div className="profile-payment">
         <section className="profile-section" aria-labelledby="saved-cards-heading">
           <h2 id="saved-cards-heading">Saved cards</h2>
-          <ShopQueryView query={cards} loading="Loading your cards…">
-            {(list) => (
-              <SavedCardList
-                cards={list}
-                onDeleted={(id) => cards.setData(list.filter((card) => card.id !== id))}
-              />
-            )}
-          </ShopQueryView>
+          <SavedCards cards={cards} />
         </section>
         <section className="profile-section" aria-labelledby="add-card-heading">
           <h2 id="add-card-heading">Add a card</h2>

@@ -1,10 +1,8 @@
 import { Link } from 'react-router';
 import { OrderHistory } from '../components/profile/order-history';
-import { SavedCardList } from '../components/profile/saved-cards';
+import { SavedCards, useSavedCards } from '../components/profile/saved-cards';
 import { useDemoFeature } from '../flags/use-demo-feature';
-import { useShopQuery } from '../lib/use-shop-query';
 import { useStartup } from '../startup/startup-context';
-import { ShopQueryView } from '../components/shop-query-view';
 
 export function meta() {
   return [{ title: 'Your profile — Showroom' }];
@@ -36,18 +34,11 @@ export default function ProfilePage() {
 }
 
 function ProfileSavedCards() {
-  const cards = useShopQuery('payment-methods', (client) => client.listPaymentMethods());
+  const cards = useSavedCards();
   return (
     <section className="profile-section" aria-labelledby="saved-cards-heading">
       <h2 id="saved-cards-heading">Saved cards</h2>
-      <ShopQueryView query={cards} loading="Loading your cards…">
-        {(list) => (
-          <SavedCardList
-            cards={list}
-            onDeleted={(id) => cards.setData(list.filter((card) => card.id !== id))}
-          />
-        )}
-      </ShopQueryView>
+      <SavedCards cards={cards} />
       <p>
         <Link to="/profile-payment">Add or manage cards</Link>
       </p>

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
-/** Bytes of randomness in every id and token: 128 bits, unguessable. */
+/**
+ * Bytes of randomness in every id and token: 128 bits, unguessable; 22 base64url characters,
+ * the length the contract's randomIdPattern checks.
+ */
 const RANDOM_ID_BYTES = 16;
 
 /**
@@ -10,9 +13,4 @@ const RANDOM_ID_BYTES = 16;
  */
 export function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(RANDOM_ID_BYTES).toString('base64url')}`;
-}
-
-/** The TypeBox/JSON-schema pattern that matches `randomId(prefix)`. */
-export function randomIdPattern(prefix: string): string {
-  return `^${prefix}_[A-Za-z0-9_-]{22}$`;
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomIdPattern } from './random-id.js';
+import { randomIdPattern } from '@showroom/contracts/random-id';
 import type { SessionRepository, ShopSession } from './repository.js';
 
 /** The session cookie: a signed random id, HttpOnly, SameSite=Lax, Secure over https. */

@@ -2,7 +2,7 @@ import type { ShippingCountry } from '@showroom/contracts/shipping';
 import { messageOf } from '../../lib/api-errors';
 import { cartStore } from '../../lib/cart-store';
 import { usePricedCart } from '../../lib/use-priced-cart';
-import { useShopQuery } from '../../lib/use-shop-query';
+import { useSavedCards } from '../profile/saved-cards';
 
 /**
  * What the checkout shows: the cart priced for the chosen shipping country (the same choice
@@ -11,9 +11,7 @@ import { useShopQuery } from '../../lib/use-shop-query';
  */
 export function useCheckoutData(offerSavedCards: boolean) {
   const { client, country, cart } = usePricedCart();
-  const savedCards = useShopQuery(offerSavedCards ? 'payment-methods' : null, (shop) =>
-    shop.listPaymentMethods(),
-  );
+  const savedCards = useSavedCards(offerSavedCards);
 
   return {
     ready: client !== null,

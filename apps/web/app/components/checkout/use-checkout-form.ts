@@ -20,7 +20,8 @@ import { useErrorModal } from '../error-modal';
 import { ApiError } from '../../lib/api-client';
 import { fieldMessage, messageOf } from '../../lib/api-errors';
 import { useShopClient } from '../../lib/shop-session';
-import { SHOP_ACTIONS, amountContext, trackAction } from '../../monitoring/track';
+import { amountContext, trackAction } from '../../monitoring/track';
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 import type { PaymentInput } from '@showroom/contracts/checkout';
 import type { CheckoutFlow, InstantPayVariant, ShippingAddress } from '@showroom/contracts/orders';
 import type { PaymentMethod } from '@showroom/contracts/payments';
@@ -139,7 +140,7 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
           ...(options.demoError ? { demoError: 'buy-now' as const } : {}),
         },
       );
-      trackAction(SHOP_ACTIONS.placeOrder, {
+      trackAction(MONITORING_ACTIONS.placeOrder, {
         order_id: order.id,
         flow: options.flow,
         instant_pay_variant: order.instantPayVariant ?? undefined,

@@ -3,6 +3,8 @@ import { brandLabel } from '../../checkout/card-form';
 import { useShopClient } from '../../lib/shop-session';
 import type { PaymentMethod } from '@showroom/contracts/payments';
 import { messageOf } from '../../lib/api-errors';
+import { useShopQuery, type ShopQueryResult } from '../../lib/use-shop-query';
+import { ShopQueryView } from '../shop-query-view';
 
 /** Saved cards with a delete button each; the api keeps only brand, last four and expiry. */
 export function SavedCardList({
@@ -68,5 +70,24 @@ export function SavedCardList({
         </p>
       ) : null}
     </>
+  );
+}
+
+/** The session's saved cards, loaded once start-up has run; `enabled: false` loads nothing. */
+export function useSavedCards(enabled = true): ShopQueryResult<PaymentMethod[]> {
+  return useShopQuery(enabled ? 'payment-methods' : null, (client) => client.listPaymentMethods());
+}
+
+/** The saved cards as they load; a deleted card leaves the list at once. */
+export function SavedCards({ cards }: { cards: ShopQueryResult<PaymentMethod[]> }) {
+  return (
+    <ShopQueryView query={cards} loading="Loading your cards…">
+      {(list) => (
+        <SavedCardList
+          cards={list}
+          onDeleted={(id) => cards.setData(list.filter((card) => card.id !== id))}
+        />
+      )}
+    </ShopQueryView>
   );
 }
