@@ -1,0 +1,34 @@
+// HTTP load with autocannon: requests/s and latency percentiles at a fixed connection count.
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = 50;
+
+/**
+ * Runs one load of `durationSeconds` against `url` and answers requests/s (2xx only),
+ * p50/p99 latency in ms and the count of non-2xx answers and errors. `requests` (autocannon's
+ * request list, with setupRequest/onResponse hooks) drives routes that need a body or a cookie.
+ */
+export async function load(
+  url,
+  { durationSeconds = 5, connections = CONNECTIONS, ...options } = {},
+) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationSeconds,
+    ...options,
+  });
+  const ok = result['2xx'];
+  return {
+    rps: ok / (result.duration || durationSeconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** A short unrecorded load so the server's code is compiled and caches are warm. */
+export async function warm(url, options = {}) {
+  await load(url, { ...options, durationSeconds: 2 });
+}
