@@ -5,6 +5,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { loadRuntimeProfiles } from './lib/runtime-config.server';
+import { APP_CSS } from './styles/app-css.server';
+import { DocumentCssContext } from './styles/document-styles';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
 
 export const streamTimeout = 5_000;
@@ -32,7 +34,9 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <DocumentCssContext.Provider value={APP_CSS}>
+        <ServerRouter context={routerContext} url={request.url} />
+      </DocumentCssContext.Provider>,
       {
         [readyOption]() {
           shellRendered = true;

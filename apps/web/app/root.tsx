@@ -15,9 +15,11 @@ import { Navbar } from './components/navbar';
 import { loadDepartments } from './lib/departments.server';
 import { documentStartupData } from './lib/runtime-config.server';
 import stylesheet from './styles/app.css?url';
+import { DocumentStyles } from './styles/document-styles';
 
+// In production the stylesheet is inline (DocumentStyles); the dev server links it for hot reload.
 export const links: Route.LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
+  ...(import.meta.env.DEV ? [{ rel: 'stylesheet', href: stylesheet }] : []),
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -46,6 +48,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2f3e34" />
         <Meta />
+        {import.meta.env.DEV ? null : <DocumentStyles />}
         <Links />
       </head>
       <body>

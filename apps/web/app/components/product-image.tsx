@@ -1,10 +1,9 @@
+import { preload } from 'react-dom';
 import {
   HERO_IMAGE_SIZES,
   HERO_PRODUCT_ID,
-  IMAGE_MIME_TYPES,
   departmentImage,
   heroImage,
-  heroImageUrl,
   productImage,
   type PhotoSet,
   type PhotoView,
@@ -25,6 +24,19 @@ interface PictureProps {
  * the `<img>` with `width: 100%; height: auto` (or `object-fit`) via className.
  */
 function ResponsivePicture({ image, alt, sizes, priority, className }: PictureProps) {
+  // An above-the-fold image (often the LCP element) is announced in the document head, so its
+  // download starts before the body is parsed and ahead of the scripts. Only the first (AVIF)
+  // source: browsers skip a preload whose type they cannot decode.
+  const preferred = image.sources[0];
+  if (priority && preferred) {
+    preload(preferred.srcSet.split(' ')[0] ?? image.src, {
+      as: 'image',
+      imageSrcSet: preferred.srcSet,
+      imageSizes: sizes,
+      type: preferred.type,
+      fetchPriority: 'high',
+    });
+  }
   return (
     <picture>
       {image.sources.map((source) => (
@@ -83,7 +95,7 @@ export function ProductImage({
 
 export interface HeroImageProps {
   alt: string;
-  /** Must match the preload link; defaults to HERO_IMAGE_SIZES (`100vw`). */
+  /** Rendered width; defaults to HERO_IMAGE_SIZES (`100vw`). */
   sizes?: string;
   productId?: number;
   className?: string;
@@ -135,40 +147,4 @@ export function DepartmentImage({
       className={className}
     />
   );
-}
-
-/** Shape of a React Router `links` descriptor for an image preload. */
-export interface ImagePreloadLink {
-  rel: 'preload';
-  as: 'image';
-  href: string;
-  imageSrcSet: string;
-  imageSizes: string;
-  type: string;
-  fetchPriority: 'high';
-}
-
-/**
- * Preload for the hero banner, for a route's `links` export:
- * `export const links: Route.LinksFunction = () => [...heroPreloadLinks()];`
- * Only AVIF is preloaded (browsers skip preloads whose `type` they cannot
- * decode); `sizes` must match the `<HeroImage sizes>` prop.
- */
-export function heroPreloadLinks(
-  sizes: string = HERO_IMAGE_SIZES,
-  productId: number = HERO_PRODUCT_ID,
-): ImagePreloadLink[] {
-  const avif = heroImage(productId).sources.find((s) => s.type === IMAGE_MIME_TYPES.avif);
-  if (!avif) return [];
-  return [
-    {
-      rel: 'preload',
-      as: 'image',
-      href: heroImageUrl(1280, 'avif', productId),
-      imageSrcSet: avif.srcSet,
-      imageSizes: sizes,
-      type: IMAGE_MIME_TYPES.avif,
-      fetchPriority: 'high',
-    },
-  ];
 }

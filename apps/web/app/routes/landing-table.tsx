@@ -1,13 +1,10 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/landing-table';
 import { AddToCart } from '../components/add-to-cart';
-import { HeroImage, heroPreloadLinks } from '../components/product-image';
+import { HeroImage } from '../components/product-image';
 import { productPath } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
 import { loadProduct } from '../lib/product-loader.server';
-
-/** The hero is the LCP element: preload the right candidate before any script runs. */
-export const links: Route.LinksFunction = () => heroPreloadLinks();
 
 /** Only the product: the landing page shows no recommendations, so it asks for none. */
 export async function loader({ request }: Route.LoaderArgs) {
