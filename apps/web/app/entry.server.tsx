@@ -5,6 +5,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { loadRuntimeProfiles } from './lib/runtime-config.server';
+import { InlinePreviewContext } from './components/inline-preview';
+import { createInlinePreviewTaker } from './lib/inline-preview.server';
 import { APP_CSS } from './styles/app-css.server';
 import { DocumentCssContext } from './styles/document-styles';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
@@ -35,7 +37,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <DocumentCssContext.Provider value={APP_CSS}>
-        <ServerRouter context={routerContext} url={request.url} />
+        <InlinePreviewContext.Provider value={createInlinePreviewTaker()}>
+          <ServerRouter context={routerContext} url={request.url} />
+        </InlinePreviewContext.Provider>
       </DocumentCssContext.Provider>,
       {
         [readyOption]() {

@@ -1,7 +1,10 @@
+import { useContext } from 'react';
 import { preload } from 'react-dom';
+import { InlinePreviewContext } from './inline-preview';
 import {
   HERO_IMAGE_SIZES,
   HERO_PRODUCT_ID,
+  IMAGE_MIME_TYPES,
   departmentImage,
   heroImage,
   productImage,
@@ -37,6 +40,12 @@ function ResponsivePicture({ image, alt, sizes, priority, className }: PicturePr
       fetchPriority: 'high',
     });
   }
+  // The smallest WebP rendition, inline in the document, stands in until the image loads.
+  const takePreview = useContext(InlinePreviewContext);
+  const previewUrl = image.sources
+    .find((source) => source.type === IMAGE_MIME_TYPES.webp)
+    ?.srcSet.split(' ')[0];
+  const preview = priority && takePreview && previewUrl ? takePreview(previewUrl) : null;
   return (
     <picture>
       {image.sources.map((source) => (
@@ -53,6 +62,11 @@ function ResponsivePicture({ image, alt, sizes, priority, className }: PicturePr
         loading={priority ? 'eager' : 'lazy'}
         decoding={priority ? undefined : 'async'}
         fetchPriority={priority ? 'high' : undefined}
+        style={
+          preview ? { backgroundImage: `url(${preview})`, backgroundSize: 'cover' } : undefined
+        }
+        // The browser renders without the preview; the server's attribute stays (not patched).
+        suppressHydrationWarning={priority}
       />
     </picture>
   );

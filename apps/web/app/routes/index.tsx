@@ -25,7 +25,6 @@ export default function IndexPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <HomeHero />
-      <LoyaltyBanner />
       <section aria-labelledby="departments-heading">
         <h2 id="departments-heading">Shop by department</h2>
         <div className="department-grid">
@@ -42,6 +41,8 @@ export default function IndexPage({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
       </section>
+      {/* Shown once flags are known: below the fold, so its arrival moves nothing in view. */}
+      <LoyaltyBanner />
       <section aria-labelledby="featured-heading">
         <h2 id="featured-heading">Featured</h2>
         <div className="product-grid">

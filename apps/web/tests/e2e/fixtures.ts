@@ -7,7 +7,7 @@ export interface ConsoleWatch {
 }
 
 /**
- * Every test fails on a stray console error or uncaught page error (STYLE.md "Tests") unless it
+ * Every test fails on a stray console error or uncaught page error (docs/architecture.md, "Tests") unless it
  * declares the message as expected with `consoleWatch.allow(/…/)`.
  */
 export const test = base.extend<{ consoleWatch: ConsoleWatch }>({

@@ -1,0 +1,22 @@
+import type { Browser } from '@playwright/test';
+
+export interface BundleBudget {
+  page: string;
+  firstVisitGzipBytes: number;
+  deferredGzipBytes: number;
+  deferred: Record<string, string[]>;
+}
+export type ScriptGroup = 'page' | 'monitoring' | 'flags';
+export interface FirstVisitScript {
+  url: string;
+  group: ScriptGroup;
+  gzipBytes: number;
+}
+export function readBundleBudget(): BundleBudget;
+export function classifyScript(url: string, budget?: BundleBudget): ScriptGroup;
+export function gzipBytes(url: string): Promise<number>;
+export function measureFirstVisit(
+  browser: Browser,
+  pageUrl: string,
+  budget?: BundleBudget,
+): Promise<{ scripts: FirstVisitScript[]; totals: Record<ScriptGroup, number> }>;

@@ -1,0 +1,27 @@
+import { expect, test } from './fixtures';
+import { measureFirstVisit, readBundleBudget } from '../../scripts/first-visit-js.mjs';
+
+// Issue budget (docs/architecture.md, "Performance"): the JavaScript a first visit of the
+// product page loads, as served gzip-compressed, stays within bundle-budget.json; the monitoring
+// SDK and flag-provider chunks, loaded after the page is interactive, have a budget of their own.
+test('a first visit of the product page loads JavaScript within its budget', async ({
+  browser,
+}) => {
+  const budget = readBundleBudget();
+  const { scripts, totals } = await measureFirstVisit(
+    browser,
+    new URL(budget.page, test.info().project.use.baseURL).href,
+    budget,
+  );
+  const listing = scripts
+    .map(
+      (script) =>
+        `${script.group} ${(script.gzipBytes / 1024).toFixed(1)} KB ${new URL(script.url).pathname}`,
+    )
+    .join('\n');
+  // The rule must find what it classifies: both deferred groups loaded on this visit.
+  expect(totals.monitoring, listing).toBeGreaterThan(0);
+  expect(totals.flags, listing).toBeGreaterThan(0);
+  expect(totals.page, listing).toBeLessThanOrEqual(budget.firstVisitGzipBytes);
+  expect(totals.monitoring + totals.flags, listing).toBeLessThanOrEqual(budget.deferredGzipBytes);
+});
