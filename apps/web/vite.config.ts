@@ -1,8 +1,52 @@
+import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
-import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
+import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
+
+/** The chunk-name prefixes of the flag group in bundle-budget.json. */
+const FLAG_CHUNK_PREFIXES: string[] = JSON.parse(
+  fs.readFileSync(new URL('./bundle-budget.json', import.meta.url), 'utf8'),
+).deferred.flags;
+
+const OPENFEATURE_CODE = /node_modules\/(@openfeature\/|@datadog\/openfeature-browser\/)/;
+
+/**
+ * The OpenFeature SDK and the Datadog provider load after hydration (docs/architecture.md
+ * "Start-up in the browser", step 6): their chunk is the dynamic import of
+ * app/flags/flag-provider-runtime.ts, named by that file `flag-provider-runtime-*.js`. The client
+ * build fails when their code lands in a chunk outside the flag prefixes of bundle-budget.json,
+ * or when another chunk imports a flag chunk statically (it would be preloaded on every page).
+ */
+function flagChunksStayDeferred(): Plugin {
+  let ssr = false;
+  const isFlagChunk = (fileName: string) => {
+    const name = fileName.split('/').pop() ?? '';
+    return FLAG_CHUNK_PREFIXES.some((prefix) => name.startsWith(prefix));
+  };
+  return {
+    name: 'showroom:flag-chunks-stay-deferred',
+    apply: 'build',
+    configResolved(config) {
+      ssr = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      if (ssr) return;
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        const hasOpenFeature = Object.keys(output.modules).some((id) => OPENFEATURE_CODE.test(id));
+        if (hasOpenFeature && !isFlagChunk(output.fileName)) {
+          this.error(`${output.fileName} holds OpenFeature code but is not a flag-provider chunk`);
+        }
+        const staticFlagImport = output.imports.find(isFlagChunk);
+        if (staticFlagImport && !isFlagChunk(output.fileName)) {
+          this.error(`${output.fileName} imports ${staticFlagImport} statically`);
+        }
+      }
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), flagChunksStayDeferred()],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },

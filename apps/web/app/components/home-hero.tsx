@@ -1,5 +1,5 @@
-import { useObjectFlagValue } from '@openfeature/react-sdk';
 import { Link } from 'react-router';
+import { useObjectFlagValue } from '../flags/use-flag';
 
 interface HeroBanner {
   title: string;
@@ -13,6 +13,9 @@ const DEFAULT_BANNER: HeroBanner = {
   tone: 'light',
 };
 
+// The flag's default, made once: the hook compares defaults by identity.
+const DEFAULT_BANNER_FLAG = { ...DEFAULT_BANNER };
+
 function asBanner(value: unknown): HeroBanner {
   if (typeof value !== 'object' || value === null) return DEFAULT_BANNER;
   const { title, subtitle, tone } = value as Record<string, unknown>;
@@ -22,7 +25,7 @@ function asBanner(value: unknown): HeroBanner {
 
 /** The home page banner: its copy and tone come from the `home_hero_banner` JSON flag. */
 export function HomeHero() {
-  const banner = asBanner(useObjectFlagValue('home_hero_banner', { ...DEFAULT_BANNER }));
+  const banner = asBanner(useObjectFlagValue('home_hero_banner', DEFAULT_BANNER_FLAG));
   return (
     <section className={`home-hero home-hero--${banner.tone}`} data-testid="home-hero">
       <div className="home-hero__copy">

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { OpenFeatureProvider } from '@openfeature/react-sdk';
 import { PassThrough } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -27,11 +26,9 @@ function summary(id: number, name: string): ProductSummary {
 function page(candidates: Promise<ProductSummary[]>): ReactNode {
   return (
     <MemoryRouter>
-      <OpenFeatureProvider suspendUntilReady={false}>
-        <main>
-          <Recommendations product={SOFA} candidates={candidates} />
-        </main>
-      </OpenFeatureProvider>
+      <main>
+        <Recommendations product={SOFA} candidates={candidates} />
+      </main>
     </MemoryRouter>
   );
 }

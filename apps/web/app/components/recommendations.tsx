@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
-import { useStringFlagValue } from '@openfeature/react-sdk';
 import { Await } from 'react-router';
 import type { ProductSummary } from '@showroom/contracts/catalog';
+import { useStringFlagValue } from '../flags/use-flag';
 import {
   DEFAULT_RECOMMENDATION_STRATEGY,
   isRecommendationStrategy,

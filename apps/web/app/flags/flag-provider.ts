@@ -1,11 +1,7 @@
 import type { FlaggingInitConfiguration } from '@datadog/openfeature-browser';
 import type { DeploymentProfile } from '../startup/deployment-profiles';
 import { PROVIDER_READY_POLL_MS, PROVIDER_READY_TIMEOUT_MS } from '../startup/storage-keys';
-
-/** Spec §8 messages, exactly. */
-export const FLAG_INIT_ERROR = 'Failed to initialize feature flags provider:';
-export const FLAG_SYNC_WARNING = 'Failed to sync user context with OpenFeature:';
-export const PROVIDER_READY_TIMEOUT_WARNING = 'Provider ready timeout - proceeding anyway';
+import { PROVIDER_READY_TIMEOUT_WARNING } from './flag-messages';
 
 /**
  * The Datadog provider's options for a deployment profile: assignments from the profile's flag

@@ -1,14 +1,13 @@
-import { useBooleanFlagDetails, useOpenFeatureClientStatus } from '@openfeature/react-sdk';
-import { ProviderStatus } from '@openfeature/web-sdk';
 import { readStoredFlag } from '../startup/query-switches';
 import { useStartup } from '../startup/startup-context';
-import { isFlagProviderSet } from './browser-flags';
 import {
   DEMO_FEATURES,
   effectiveFeatureValue,
   type DemoFeature,
   type EffectiveFeature,
 } from './demo-features';
+import { isFlagProviderSet } from './flag-store';
+import { useBooleanFlagDetails, useFlagProviderStatus } from './use-flag';
 
 /**
  * The effective value of a demo feature (override, else flag service, else false), with where
@@ -20,10 +19,10 @@ export function useDemoFeatureDetails(
   const definition = DEMO_FEATURES.find((candidate) => candidate.feature === feature);
   if (!definition) throw new Error(`Unknown demo feature "${feature}"`);
   const startup = useStartup();
-  const status = useOpenFeatureClientStatus();
+  const status = useFlagProviderStatus();
   const details = useBooleanFlagDetails(definition.flagKey, false);
   const fromService =
-    startup !== null && isFlagProviderSet() && status === ProviderStatus.READY && !details.errorCode
+    startup !== null && isFlagProviderSet() && status === 'READY' && !details.errorCode
       ? details.value
       : null;
   const override = startup ? readStoredFlag(localStorage, definition.storageKey) : null;

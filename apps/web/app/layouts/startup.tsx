@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { OpenFeatureProvider } from '@openfeature/react-sdk';
 import { Outlet } from 'react-router';
 import { ErrorModalProvider } from '../components/error-modal';
 import { useRootData } from '../root';
@@ -36,11 +35,9 @@ export default function StartupLayout() {
   }, [profileIndex, documentProfile]);
   return (
     <StartupContext.Provider value={result}>
-      <OpenFeatureProvider suspendUntilReady={false}>
-        <ErrorModalProvider>
-          <Outlet />
-        </ErrorModalProvider>
-      </OpenFeatureProvider>
+      <ErrorModalProvider>
+        <Outlet />
+      </ErrorModalProvider>
     </StartupContext.Provider>
   );
 }

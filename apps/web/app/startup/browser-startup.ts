@@ -1,4 +1,4 @@
-import { startFeatureFlags } from '../flags/browser-flags';
+import { loadAndStartFeatureFlags } from '../flags/load-flags';
 import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
 import {
   profilePath,
@@ -61,7 +61,7 @@ export function startBrowserSession({
     },
     warn: (message, detail) => console.warn(message, detail ?? ''),
   }).then(async (result) => {
-    if (result) await startFeatureFlags(result);
+    if (result) await loadAndStartFeatureFlags(result);
     return result;
   });
   return started;

@@ -7,6 +7,9 @@ const shoppers = allShoppers;
 const optedIn = shoppers.find((s) => s.useNewCheckoutFlow && s.team !== 'marketing')!;
 const optedOutCandidates = shoppers.filter((s) => !s.useNewCheckoutFlow && s.team !== 'marketing');
 const discounted = shoppers.find((s) => s.useDiscount === true)!;
+// The design and product teams get the `similar-materials` recommendations, not the default.
+const designer = shoppers.find((s) => s.team === 'design' || s.team === 'product')!;
+const FLAG_CHUNK = /\/assets\/flag-provider-[^/]*\.js$/;
 
 const FEATURES = {
   newCheckoutFlow: 'new_checkout_flow',
@@ -172,6 +175,68 @@ test.describe('feature flags through the official provider (issue 4)', () => {
     await page.goto('/demo');
     const row = page.getByTestId('demo-flag-newCheckoutFlow');
     await expect(row.getByTestId('effective')).toHaveText('false (default)');
+  });
+});
+
+test.describe('the flag provider chunk, loaded after hydration (docs/architecture.md "Feature flags")', () => {
+  test('a first visit does not preload the OpenFeature code; the flag chunk loads after start-up', async ({
+    page,
+    request,
+  }) => {
+    const html = await (await request.get('/department/chairs/product/13')).text();
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(preloaded.length).toBeGreaterThan(0);
+    expect(preloaded.filter((href) => FLAG_CHUNK.test(href))).toEqual([]);
+    for (const href of preloaded) {
+      // An event name only the OpenFeature SDK spells out.
+      expect(await (await request.get(href)).text(), href).not.toContain(
+        'PROVIDER_CONFIGURATION_CHANGED',
+      );
+    }
+    const flagChunk = page.waitForResponse((response) => FLAG_CHUNK.test(response.url()));
+    await asShopper(page, optedIn);
+    await page.goto('/department/chairs/product/13');
+    expect((await flagChunk).ok()).toBe(true);
+    await expect(page.locator('html')).toHaveAttribute('data-flags', 'ready');
+  });
+
+  test('flag-driven components render the assignment once the provider is ready', async ({
+    page,
+  }) => {
+    const assigned = await serverAssignments(designer);
+    const banner = assigned.home_hero_banner?.variationValue as { title: string } | undefined;
+    expect(banner?.title).toBeTruthy();
+    expect(assigned.recommendations_strategy?.variationValue).toBe('similar-materials');
+    await asShopper(page, designer);
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('data-flags', 'ready');
+    await expect(page.getByTestId('home-hero').locator('h1')).toHaveText(banner!.title);
+    await page.goto('/department/chairs/product/13');
+    await expect(page.locator('section.recommendations')).toHaveAttribute(
+      'data-strategy',
+      'similar-materials',
+    );
+  });
+
+  test('when the flag chunk cannot load the shop works on defaults and logs the spec error', async ({
+    page,
+    consoleWatch,
+  }) => {
+    consoleWatch.allow(/Failed to initialize feature flags provider:|Failed to load resource/);
+    const messages: string[] = [];
+    page.on('console', (message) => messages.push(message.text()));
+    await page.route(FLAG_CHUNK, (route) => route.abort());
+    await asShopper(page, designer);
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('data-flags', 'error');
+    expect(
+      messages.some((text) => text.startsWith('Failed to initialize feature flags provider:')),
+    ).toBe(true);
+    await expect(page.getByTestId('home-hero').locator('h1')).toHaveText(
+      'Furniture for every room',
+    );
   });
 });
 

@@ -1,37 +1,31 @@
-import { OpenFeature, ProviderStatus } from '@openfeature/web-sdk';
+import { DatadogProvider } from '@datadog/openfeature-browser';
+import { OpenFeature, ProviderStatus, type Client } from '@openfeature/web-sdk';
 import type { StartupResult } from '../startup/orchestrator';
 import { readStoredIdentity } from '../startup/sample-identity';
 import { IDENTITY_KEYS } from '../startup/storage-keys';
+import { connectFlagStore } from './connect-flag-store';
 import { buildEvaluationContext } from './evaluation-context';
-import {
-  FLAG_INIT_ERROR,
-  FLAG_SYNC_WARNING,
-  flagProviderOptions,
-  isDemoMode,
-  waitForProviderReady,
-} from './flag-provider';
+import { FLAG_INIT_ERROR, FLAG_SYNC_WARNING } from './flag-messages';
+import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
+import { markFlagStatus } from './flag-store';
+
+// The flag provider chunk (`flag-provider-*.js`, apps/web/bundle-budget.json): the OpenFeature web
+// SDK, the Datadog provider and their start-up, loaded after hydration by load-flags.ts. Pages
+// read flags through the flag store (flag-store.ts), which this chunk feeds.
 
 declare global {
   interface Window {
-    showroomFlags?: ReturnType<typeof OpenFeature.getClient>;
+    showroomFlags?: Client;
   }
 }
 
-let providerSet = false;
-
-/** True once this page has handed OpenFeature the Datadog provider (not the no-op default). */
-export function isFlagProviderSet(): boolean {
-  return providerSet;
-}
-
 /**
- * docs/architecture.md start-up step 6: the OpenFeature provider and context. The provider is its
- * own chunk. A failure is logged with the spec's message and the shop goes on with defaults; in
- * demo mode start-up waits for READY (poll 100 ms, give up after 10 s).
+ * docs/architecture.md start-up step 6: the OpenFeature provider and context. A failure is logged
+ * with the spec's message (R-8.7) and the shop goes on with defaults; in demo mode start-up waits
+ * for READY (R-4.18: poll 100 ms, give up after 10 s).
  */
 export async function startFeatureFlags(result: StartupResult): Promise<void> {
   try {
-    const { DatadogProvider } = await import('@datadog/openfeature-browser');
     const provider = new DatadogProvider(
       flagProviderOptions(result.profile, result.version.version, {
         // R-1.1: in a webview nothing is reported, exposures and flag evaluations included.
@@ -39,9 +33,9 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
       }),
     );
     await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
-    providerSet = true;
+    const client = OpenFeature.getClient();
     // A console handle for presenters: `await showroomFlags.getBooleanDetails('show_payments', false)`.
-    window.showroomFlags = OpenFeature.getClient();
+    window.showroomFlags = client;
     const ready = OpenFeature.setProviderAndWait(provider).then(
       () => markFlagStatus('ready'),
       (error: unknown) => {
@@ -49,12 +43,15 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
         console.error(FLAG_INIT_ERROR, error);
       },
     );
+    // Only now, with the Datadog provider set (NOT_READY until its first fetch answers), do pages
+    // evaluate through the client; until then they render their defaults.
+    connectFlagStore(client);
     watchIdentityChanges(result);
     if (!isDemoMode(result.profile)) return;
     await Promise.race([
       ready,
       waitForProviderReady({
-        isReady: () => OpenFeature.getClient().providerStatus === ProviderStatus.READY,
+        isReady: () => client.providerStatus === ProviderStatus.READY,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         now: () => Date.now(),
         warn: (message) => console.warn(message),
@@ -66,12 +63,7 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
   }
 }
 
-/** The provider's state on the page, for presenters (and tests) to see: `<html data-flags>`. */
-function markFlagStatus(status: 'ready' | 'error'): void {
-  document.documentElement.dataset.flags = status;
-}
-
-/** Re-syncs the evaluation context with the stored identity (docs/requirements.md §8 warning on failure). */
+/** Re-syncs the evaluation context with the stored identity (R-8.6 warning on failure). */
 export async function syncFlagContext(result: StartupResult): Promise<void> {
   try {
     await OpenFeature.setContext(
