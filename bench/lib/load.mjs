@@ -5,7 +5,7 @@ export const CONNECTIONS = 50;
 
 /**
  * Runs one load of `durationSeconds` against `url` and answers requests/s (2xx only),
- * p50/p99 latency in ms and the count of non-2xx answers and errors. `requests` (autocannon's
+ * p50/p99 latency in ms, the count of non-2xx answers and errors, and the load's length in s. `requests` (autocannon's
  * request list, with setupRequest/onResponse hooks) drives routes that need a body or a cookie.
  */
 export async function load(
@@ -19,8 +19,11 @@ export async function load(
     ...options,
   });
   const ok = result['2xx'];
+  const seconds = result.duration || durationSeconds;
   return {
-    rps: ok / (result.duration || durationSeconds),
+    rps: ok / seconds,
+    ok,
+    seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { randomHex } from './random-bytes.js';
 import { extractParentTrace, traceLogBindings, type ParentTrace } from './trace-context.js';
 
 /** The server span of one request. */
@@ -21,8 +21,8 @@ export interface RequestTracer {
 
 export const idOnlyTracer: RequestTracer = {
   startSpan: (_request, parent) => ({
-    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
-    spanId: randomBytes(8).toString('hex'),
+    traceId: parent?.traceId ?? randomHex(16),
+    spanId: randomHex(8),
     end: () => {},
   }),
   shutdown: () => Promise.resolve(),
@@ -76,10 +76,13 @@ export function tracingChildLoggerFactory(
 /** Hands each request its trace (onRequest) and ends its span with the outcome (onResponse). */
 export function registerRequestTracing(app: FastifyInstance): void {
   app.decorateRequest('trace', null);
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks: on every request, an async hook would cost a promise each.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.trace = traces.get(request.raw) ?? null;
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.trace?.span.end({ statusCode: reply.statusCode, route: request.routeOptions.url });
+    done();
   });
 }

@@ -18,15 +18,16 @@ export type EvaluateFlagValue = (key: string, subject: FlagSubject) => Promise<u
 const silent: EvaluationLogger = { error() {}, warn() {}, info() {}, debug() {} };
 
 /**
- * Server-side evaluation for other modules (plain function calls, no HTTP): reads the stored
- * flag, so an operator's change applies to the next evaluation on every replica.
+ * Server-side evaluation for other modules (plain function calls, no HTTP): reads the served
+ * flag (re-read when the configuration's createdAt moved), so an operator's change applies to
+ * the next evaluation on every replica.
  */
 export function createFlagEvaluator(
-  flags: Pick<FlagsRepository, 'findFlag'>,
+  flags: Pick<FlagsRepository, 'findServedFlag'>,
   now: () => number = Date.now,
 ): EvaluateFlagValue {
   return async (key, subject) => {
-    const stored = await flags.findFlag(key);
+    const stored = await flags.findServedFlag(key);
     if (!stored) return undefined;
     let resolution;
     try {

@@ -158,7 +158,19 @@ interface PreparedFlag {
   missing: string | undefined;
 }
 
+/** Served flags are shared and frozen (repository.ts): each is prepared once. */
+const prepared = new WeakMap<UfcFlag, PreparedFlag>();
+
 function prepareForCore(flag: UfcFlag): PreparedFlag {
+  let result = prepared.get(flag);
+  if (result === undefined) {
+    result = prepareFlag(flag);
+    if (Object.isFrozen(flag)) prepared.set(flag, result);
+  }
+  return result;
+}
+
+function prepareFlag(flag: UfcFlag): PreparedFlag {
   const mistyped = new Map<string, unknown>();
   for (const variation of Object.values(flag.variations)) {
     if (!valueMatchesType(variation.value, flag.variationType)) {

@@ -34,6 +34,32 @@ export interface SyncResult {
 export type FlagsRepository = ReturnType<typeof createFlagsRepository>;
 
 export function createFlagsRepository(db: Kysely<Database>, now: () => number = Date.now) {
+  /**
+   * The served flags, parsed once per configuration version. Every flag change bumps the
+   * configuration's createdAt (one row, read by primary key), so a request reads that and
+   * re-reads the flags only when it moved: a change made on another replica applies to the
+   * next evaluation here as well (docs/architecture.md "Scaling"). The flags are frozen, as
+   * every request shares them.
+   */
+  let served: { createdAt: number; flags: UfcFlag[]; byKey: Map<string, StoredFlag> } | undefined;
+  const servedFlags = async (configuration: ServedConfiguration | undefined) => {
+    if (configuration === undefined) return undefined;
+    if (served?.createdAt !== configuration.createdAt) {
+      const rows = await db
+        .selectFrom('flags')
+        .select(['key', 'definition', 'revision', 'updated_at'])
+        .orderBy('key')
+        .execute();
+      const stored = rows.map((row) => [row.key, deepFreeze(toStoredFlag(row))] as const);
+      served = {
+        createdAt: configuration.createdAt,
+        flags: stored.map(([, flag]) => flag.flag),
+        byKey: new Map(stored),
+      };
+    }
+    return served;
+  };
+
   return {
     async getConfiguration(): Promise<ServedConfiguration | undefined> {
       const row = await db
@@ -73,8 +99,15 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
       flags: UfcFlag[];
     }> {
       const configuration = await this.getConfiguration();
-      const flags = (await this.listFlags()).map((stored) => stored.flag);
+      const cached = await servedFlags(configuration);
+      const flags = cached?.flags ?? (await this.listFlags()).map((stored) => stored.flag);
       return { configuration, flags };
+    },
+
+    /** One served flag, as getServingSnapshot has it (read-only; see `served` above). */
+    async findServedFlag(key: string): Promise<StoredFlag | undefined> {
+      const cached = await servedFlags(await this.getConfiguration());
+      return cached ? cached.byKey.get(key) : this.findFlag(key);
     },
 
     /**
@@ -300,6 +333,14 @@ function toStoredFlag(row: {
     revision: Number(row.revision),
     updatedAt: Number(row.updated_at),
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function sourceHash(definition: string): string {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../../http/random-bytes.js';
 
 /**
  * Bytes of randomness in every id and token: 128 bits, unguessable; 22 base64url characters,
@@ -12,5 +12,5 @@ const RANDOM_ID_BYTES = 16;
  * sequence to enumerate, and the prefix says what the id names.
  */
 export function randomId(prefix: string): string {
-  return `${prefix}_${randomBytes(RANDOM_ID_BYTES).toString('base64url')}`;
+  return `${prefix}_${randomBase64url(RANDOM_ID_BYTES)}`;
 }
