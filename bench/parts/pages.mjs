@@ -67,8 +67,8 @@ export default {
     try {
       for (const page of PAGES) {
         const url = `${shop.webUrl}${page}`;
-        // One unrecorded visit so the server's code paths are warm.
-        await audit(chrome.port, url, 'simulate');
+        // Unrecorded requests so the server's code paths are warm.
+        for (let i = 0; i < 3; i++) await (await fetch(url)).arrayBuffer();
         const simulated = [];
         const devtools = [];
         for (let run = 0; run < ctx.runs; run++) {
