@@ -142,8 +142,8 @@ async function firstVisitRows(url, budget, notes) {
         budget: {
           on: 'value',
           op: '<=',
-          value: kb(budget.firstVisitGzipBytes),
-          text: `≤ ${kb(budget.firstVisitGzipBytes)} KB`,
+          value: kb(budget.budget.page),
+          text: `≤ ${kb(budget.budget.page)} KB`,
         },
       },
       { name: `${page} monitoring SDK chunks`, unit: 'KB gzip', samples: [kb(totals.monitoring)] },
@@ -155,8 +155,8 @@ async function firstVisitRows(url, budget, notes) {
         budget: {
           on: 'value',
           op: '<=',
-          value: kb(budget.deferredGzipBytes),
-          text: `≤ ${kb(budget.deferredGzipBytes)} KB`,
+          value: kb(budget.budget.deferred),
+          text: `≤ ${kb(budget.budget.deferred)} KB`,
         },
       },
     ];

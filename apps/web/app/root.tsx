@@ -29,7 +29,7 @@ export const links: Route.LinksFunction = () => [
  * of every profile key with its ship parameter and hosts — not the profiles themselves.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const departments = await loadDepartments(request, context);
+  const departments = await loadDepartments(context);
   const { profileIndex, documentProfile } = documentStartupData(request);
   return { departments, profileIndex, documentProfile };
 }

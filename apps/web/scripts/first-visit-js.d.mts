@@ -2,8 +2,10 @@ import type { Browser } from '@playwright/test';
 
 export interface BundleBudget {
   page: string;
-  firstVisitGzipBytes: number;
-  deferredGzipBytes: number;
+  /** The goal (judged by npm run bench), gzip bytes. */
+  budget: { page: number; deferred: number };
+  /** What npm test enforces: today's size plus a little, lowered as the size drops. */
+  ceiling: { page: number; deferred: number };
   deferred: Record<string, string[]>;
 }
 export type ScriptGroup = 'page' | 'monitoring' | 'flags';

@@ -11,7 +11,7 @@ import { useRootData } from '../root';
 
 /** Two featured products per department, asked in parallel; the departments are the root's. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const departments = await loadDepartments(request, context);
+  const departments = await loadDepartments(context);
   const pages = await Promise.all(
     departments.map((department) =>
       apiGet<ProductPage>(`/departments/${department.slug}/products?limit=2`, request),
