@@ -1,9 +1,9 @@
 import { createContext } from 'react';
 
 /**
- * The first above-the-fold image of a document arrives inside the HTML as a small real
- * rendition (docs/architecture.md, "Performance"): it shows as the image's background with the
- * first paint, and the full-size image, loading in parallel, covers it. entry.server.tsx
+ * The first above-the-fold image of a document arrives inside the HTML (docs/architecture.md,
+ * "Performance"): an AVIF rendition as wide as a phone shows it, as the image's background, so
+ * it paints with the document; the browser's own choice, loading in parallel, covers it. entry.server.tsx
  * provides the function (one preview per document, small files only); in the browser there is
  * none, so hydration keeps what the server wrote.
  */

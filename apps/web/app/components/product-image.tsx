@@ -4,7 +4,6 @@ import { InlinePreviewContext } from './inline-preview';
 import {
   HERO_IMAGE_SIZES,
   HERO_PRODUCT_ID,
-  IMAGE_MIME_TYPES,
   departmentImage,
   heroImage,
   productImage,
@@ -12,6 +11,24 @@ import {
   type PhotoView,
   type ResponsiveImage,
 } from '@showroom/contracts/product-images';
+
+/** The inline stand-in is at least this wide: on a phone it is then as sharp as the image. */
+const PREVIEW_MIN_WIDTH = 480;
+
+/** The smallest rendition of `source` at least PREVIEW_MIN_WIDTH wide (else its largest). */
+function previewUrl(source: { srcSet: string }): string {
+  const candidates = source.srcSet.split(',').map((entry) => {
+    const [url = '', width = '0w'] = entry.trim().split(' ');
+    return { url, width: Number.parseInt(width, 10) };
+  });
+  const wide = candidates.filter((candidate) => candidate.width >= PREVIEW_MIN_WIDTH);
+  const pool = wide.length > 0 ? wide : candidates;
+  return pool.reduce((best, candidate) =>
+    (wide.length > 0 ? candidate.width < best.width : candidate.width > best.width)
+      ? candidate
+      : best,
+  ).url;
+}
 
 interface PictureProps {
   image: ResponsiveImage;
@@ -40,12 +57,10 @@ function ResponsivePicture({ image, alt, sizes, priority, className }: PicturePr
       fetchPriority: 'high',
     });
   }
-  // The smallest WebP rendition, inline in the document, stands in until the image loads.
+  // A rendition at least PREVIEW_MIN_WIDTH wide (as wide as a phone shows it), inline in the
+  // document, stands in until the browser's choice loads.
   const takePreview = useContext(InlinePreviewContext);
-  const previewUrl = image.sources
-    .find((source) => source.type === IMAGE_MIME_TYPES.webp)
-    ?.srcSet.split(' ')[0];
-  const preview = priority && takePreview && previewUrl ? takePreview(previewUrl) : null;
+  const preview = priority && takePreview && preferred ? takePreview(previewUrl(preferred)) : null;
   return (
     <picture>
       {image.sources.map((source) => (

@@ -4,15 +4,27 @@ import { fileURLToPath } from 'node:url';
 import type { TakeInlinePreview } from '../components/inline-preview';
 
 /** Larger renditions are not inlined: they would slow the document more than they save. */
-const MAX_INLINE_BYTES = 12 * 1024;
+const MAX_INLINE_BYTES = 20 * 1024;
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.webp': 'image/webp',
   '.avif': 'image/avif',
   '.jpg': 'image/jpeg',
 };
 
-/** The built client folder: this module is bundled into build/server/index.js. */
-const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client');
+/**
+ * The built client folder, beside the server build this module is bundled into
+ * (build/server/…); none under the dev server, which then inlines nothing.
+ */
+const CLIENT_DIR = findClientDir(path.dirname(fileURLToPath(import.meta.url)));
+
+function findClientDir(start: string): string | null {
+  for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) === 'build' && fs.existsSync(path.join(dir, 'client'))) {
+      return path.join(dir, 'client');
+    }
+  }
+  return null;
+}
 const cache = new Map<string, string | null>();
 
 function dataUri(url: string): string | null {
@@ -20,8 +32,8 @@ function dataUri(url: string): string | null {
   if (uri !== undefined) return uri;
   uri = null;
   const mime = MIME_BY_EXTENSION[path.extname(url)];
-  const file = path.join(CLIENT_DIR, path.normalize(url));
-  if (mime && url.startsWith('/img/') && file.startsWith(CLIENT_DIR)) {
+  const file = CLIENT_DIR && path.join(CLIENT_DIR, path.normalize(url));
+  if (CLIENT_DIR && file && mime && url.startsWith('/img/') && file.startsWith(CLIENT_DIR)) {
     try {
       const bytes = fs.readFileSync(file);
       if (bytes.length <= MAX_INLINE_BYTES) uri = `data:${mime};base64,${bytes.toString('base64')}`;
