@@ -113,4 +113,17 @@ test.describe('catalog', () => {
     expect(lcpSrc).toContain('/img/hero/table-10-');
     expect(await hero.evaluate((img: HTMLImageElement) => img.currentSrc)).toBe(lcpSrc);
   });
+
+  test('a product page carries its first photo inside the document, painted with it', async ({
+    page,
+  }) => {
+    const html = await (await page.request.get('/department/chairs/product/13')).text();
+    const inline = html.match(/background-image:url\(data:image\/avif;base64,/g) ?? [];
+    expect(inline).toHaveLength(1);
+    await page.goto('/department/chairs/product/13');
+    const withStandIn = page.locator('img[style*="data:image/avif"]');
+    await expect(withStandIn).toHaveCount(1);
+    await expect(withStandIn).toHaveAttribute('src', /\/img\/products\/13\/std-0-/);
+    await expect(withStandIn).toHaveAttribute('fetchpriority', 'high');
+  });
 });
