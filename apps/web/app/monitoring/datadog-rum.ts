@@ -35,7 +35,9 @@ export function startDatadogRum(options: RumInitConfiguration, user: MonitoringU
       return options.beforeSend?.(event, context) ?? true;
     },
   });
-  datadogRum.startSessionReplayRecording();
+  // Its own task (R-9.5: recording is started manually): the recorder's first full snapshot of
+  // the page then does not lengthen the SDK's start into one long main-thread task.
+  setTimeout(() => datadogRum.startSessionReplayRecording(), 0);
   // The flag provider and the route experiments report evaluations to window.DD_RUM
   // (docs/decisions/005-monitoring-intake-and-inspector.md); the flag memory sees them on the way.
   window.DD_RUM = {
