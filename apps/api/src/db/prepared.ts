@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 
 /**
  * A query built and compiled once, run with new parameter values: hot reads skip Kysely's
@@ -11,20 +11,73 @@ export function prepareQuery<DB, Args extends unknown[], R>(
   db: Kysely<DB>,
   build: (...args: Args) => Compilable<R>,
 ): (executor: Kysely<DB> | undefined, ...args: Args) => Promise<R[]> {
-  const placeholders = Array.from({ length: build.length }, (_, index) => new Placeholder(index));
-  const compiled: CompiledQuery<R> = build(...(placeholders as unknown as Args)).compile();
+  const template = compileTemplate(build.length, (placeholders) =>
+    build(...(placeholders as Args)),
+  );
+  return async (executor, ...args) => {
+    const result = await (executor ?? db).executeQuery<R>(template.bind(args));
+    return result.rows;
+  };
+}
+
+/**
+ * A multi-row statement (an insert of `rows`) compiled once per row count: `build` gets rows
+ * whose `columns` are placeholders. Every row passed later must have a value (or null) for each
+ * of `columns` and no other key.
+ */
+export function prepareRowsStatement<DB, Row extends object, R>(
+  columns: readonly (keyof Row & string)[],
+  build: (rows: Row[]) => Compilable<R>,
+): (executor: Kysely<DB>, rows: readonly Row[]) => Promise<QueryResult<R>> {
+  // Compiled on `db` but run on `executor` (a transaction): the SQL is the dialect's either way.
+  const templates = new Map<number, Template<R>>();
+  return (executor, rows) => {
+    let template = templates.get(rows.length);
+    if (template === undefined) {
+      template = compileTemplate(rows.length * columns.length, (placeholders) =>
+        build(
+          rows.map(
+            (_row, r) =>
+              Object.fromEntries(
+                columns.map((column, c) => [column, placeholders[r * columns.length + c]]),
+              ) as Row,
+          ),
+        ),
+      );
+      templates.set(rows.length, template);
+    }
+    const values: unknown[] = [];
+    for (const row of rows) {
+      for (const column of columns) values.push(row[column]);
+    }
+    return executor.executeQuery<R>(template.bind(values));
+  };
+}
+
+interface Template<R> {
+  bind(values: readonly unknown[]): CompiledQuery<R>;
+}
+
+/** Compiles `build` over `count` placeholders; `bind` puts values where they were used. */
+function compileTemplate<R>(
+  count: number,
+  build: (placeholders: unknown[]) => Compilable<R>,
+): Template<R> {
+  const placeholders = Array.from({ length: count }, (_, index) => new Placeholder(index));
+  const compiled = build(placeholders).compile();
   const slots = compiled.parameters.map((value) =>
     value instanceof Placeholder ? value.index : -1,
   );
-  if (!slots.some((slot) => slot >= 0) && placeholders.length > 0) {
-    throw new Error('prepareQuery: the query uses none of its arguments');
+  if (count > 0 && !slots.some((slot) => slot >= 0)) {
+    throw new Error('a prepared query uses none of its placeholders');
   }
-  return async (executor, ...args) => {
-    const parameters = slots.map((slot, index) =>
-      slot >= 0 ? args[slot] : compiled.parameters[index],
-    );
-    const result = await (executor ?? db).executeQuery<R>({ ...compiled, parameters });
-    return result.rows;
+  return {
+    bind: (values) => ({
+      ...compiled,
+      parameters: slots.map((slot, index) =>
+        slot >= 0 ? values[slot] : compiled.parameters[index],
+      ),
+    }),
   };
 }
 
