@@ -84,3 +84,26 @@ function compileTemplate<R>(
 class Placeholder {
   constructor(readonly index: number) {}
 }
+
+/**
+ * Like prepareQuery, for repositories made per transaction: `build` gets the executor it is
+ * compiled on, once per dialect (the SQL depends only on it), and the answer runs on whichever
+ * executor — the database or a transaction — it is given.
+ */
+export function prepareSharedQuery<DB, Args extends unknown[], R>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
+): (executor: Kysely<DB>, ...args: Args) => Promise<R[]> {
+  const templates = new WeakMap<object, Template<R>>();
+  return async (executor, ...args) => {
+    const adapter = executor.getExecutor().adapter;
+    let template = templates.get(adapter);
+    if (template === undefined) {
+      template = compileTemplate(build.length - 1, (placeholders) =>
+        build(executor, ...(placeholders as Args)),
+      );
+      templates.set(adapter, template);
+    }
+    const result = await executor.executeQuery<R>(template.bind(args));
+    return result.rows;
+  };
+}
