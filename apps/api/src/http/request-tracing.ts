@@ -64,13 +64,53 @@ export function tracingChildLoggerFactory(
     } catch (err) {
       logger.warn({ err }, 'could not start the request span');
     }
-    return logger.child(
+    const childBindings = () =>
       trace
         ? { ...bindings, ...traceLogBindings(trace.span.traceId, trace.span.spanId) }
-        : bindings,
-      options,
-    );
+        : bindings;
+    return lazyChild(logger, childBindings, options);
   };
+}
+
+type Logger = Parameters<NonNullable<FastifyServerOptions['childLoggerFactory']>>[0];
+type ChildOptions = Parameters<NonNullable<FastifyServerOptions['childLoggerFactory']>>[2];
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LEVELS: readonly LevelName[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/**
+ * The request's child logger, created on its first enabled log line. Creating a pino child
+ * serializes (and redacts) its bindings; with LOG_LEVEL=warn most requests log nothing, so that
+ * work is skipped for them. Every line the request does log still carries the trace ids
+ * (docs/architecture.md "Monitoring").
+ */
+function lazyChild(logger: Logger, bindings: () => object, options: ChildOptions): Logger {
+  const values = (logger as { levels?: { values?: Record<string, number> } }).levels?.values;
+  // A logger without pino's levels (Fastify's null logger in tests): its child is free.
+  if (!values) return logger.child(bindings(), options);
+  const threshold = values[options.level ?? logger.level] ?? 0;
+  let real: Logger | undefined;
+  const child = (): Logger => (real ??= logger.child(bindings(), options));
+  const noop = () => {};
+  const forward =
+    (level: LevelName) =>
+    (...args: unknown[]) =>
+      (child()[level] as (...a: unknown[]) => void)(...args);
+  const lazy: Record<string, unknown> = {
+    child: (more: Parameters<Logger['child']>[0], moreOptions?: ChildOptions) =>
+      child().child(more, moreOptions),
+  };
+  for (const level of LEVELS) {
+    lazy[level] = (values[level] ?? 0) >= threshold ? forward(level) : noop;
+  }
+  // Anything else (level, bindings(), flush()…) goes to the real child; once something is set
+  // on it (a new level), every line goes through it.
+  return new Proxy(lazy, {
+    get: (target, key) => (key in target ? target[key as string] : Reflect.get(child(), key)),
+    set: (target, key, value) => {
+      for (const level of LEVELS) target[level] = forward(level);
+      return Reflect.set(child(), key, value);
+    },
+  }) as unknown as Logger;
 }
 
 /** Hands each request its trace (onRequest) and ends its span with the outcome (onResponse). */

@@ -1,6 +1,7 @@
 import { MAX_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { prepareSharedQuery } from '../../db/prepared.js';
 import { randomId } from '../session/random-id.js';
 
 import type { Edition } from '@showroom/contracts/cart';
@@ -30,27 +31,34 @@ export interface EditionRecord {
 
 export type CartRepository = ReturnType<typeof createCartRepository>;
 
+const linesQueryOn = (db: Kysely<Database>, sessionId: string) =>
+  db
+    .selectFrom('cart_lines as cl')
+    .innerJoin('products as p', 'p.id', 'cl.product_id')
+    .innerJoin('special_editions as se', 'se.product_id', 'p.id')
+    .select([
+      'cl.id',
+      'cl.product_id',
+      'cl.edition',
+      'cl.quantity',
+      'p.name as product_name',
+      'p.department_slug',
+      'p.price_cents',
+      'p.stock',
+      'se.name as se_name',
+      'se.price_cents as se_price_cents',
+      'se.stock as se_stock',
+    ])
+    .where('cl.session_id', '=', sessionId);
+
+/** A session's lines in cart order: read by every cart answer and by checkout, compiled once. */
+const linesOfSession = prepareSharedQuery((db: Kysely<Database>, sessionId: string) =>
+  linesQueryOn(db, sessionId).orderBy('cl.created_at').orderBy('cl.id'),
+);
+
 /** Cart lines of one session at a time; pass a transaction to take part in one. */
 export function createCartRepository(db: Kysely<Database>) {
-  const linesQuery = (sessionId: string) =>
-    db
-      .selectFrom('cart_lines as cl')
-      .innerJoin('products as p', 'p.id', 'cl.product_id')
-      .innerJoin('special_editions as se', 'se.product_id', 'p.id')
-      .select([
-        'cl.id',
-        'cl.product_id',
-        'cl.edition',
-        'cl.quantity',
-        'p.name as product_name',
-        'p.department_slug',
-        'p.price_cents',
-        'p.stock',
-        'se.name as se_name',
-        'se.price_cents as se_price_cents',
-        'se.stock as se_stock',
-      ])
-      .where('cl.session_id', '=', sessionId);
+  const linesQuery = (sessionId: string) => linesQueryOn(db, sessionId);
 
   type LineRow = Awaited<ReturnType<ReturnType<typeof linesQuery>['executeTakeFirstOrThrow']>>;
   const toLine = (row: LineRow): CartLineRecord => {
@@ -69,7 +77,7 @@ export function createCartRepository(db: Kysely<Database>) {
 
   return {
     async listLines(sessionId: string): Promise<CartLineRecord[]> {
-      const rows = await linesQuery(sessionId).orderBy('cl.created_at').orderBy('cl.id').execute();
+      const rows = await linesOfSession(db, sessionId);
       return rows.map(toLine);
     },
 

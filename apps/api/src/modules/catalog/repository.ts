@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Database, ProductTable } from '../../db/schema.js';
 import type { Department, Product, ProductSort, ProductSummary } from '@showroom/contracts/catalog';
 
@@ -41,6 +42,9 @@ export function createCatalogRepository(db: Kysely<Database>) {
         'se.badge as se_badge',
         'se.stock as se_stock',
       ]);
+
+  // The product page's read, compiled once: it is the hottest catalog request.
+  const productById = prepareQuery(db, (id: number) => productQuery().where('p.id', '=', id));
 
   return {
     async listDepartments(): Promise<Department[]> {
@@ -88,7 +92,7 @@ export function createCatalogRepository(db: Kysely<Database>) {
     },
 
     async findProduct(id: number): Promise<Product | undefined> {
-      const row = await productQuery().where('p.id', '=', id).executeTakeFirst();
+      const [row] = await productById(undefined, id);
       return row ? toProduct(row) : undefined;
     },
   };

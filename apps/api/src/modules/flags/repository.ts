@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@showroom/contracts/flags-admin';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { FlagDefinitions } from './definitions.js';
 import type { FlagChange } from './operations.js';
@@ -60,13 +61,17 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
     return served;
   };
 
+  // Read on every precompute and every priced cart (the free-shipping threshold): compiled once.
+  const configurationById = prepareQuery(db, (id: string) =>
+    db
+      .selectFrom('flag_configurations')
+      .select(['created_at', 'environment', 'source'])
+      .where('id', '=', id),
+  );
+
   return {
     async getConfiguration(): Promise<ServedConfiguration | undefined> {
-      const row = await db
-        .selectFrom('flag_configurations')
-        .select(['created_at', 'environment', 'source'])
-        .where('id', '=', CONFIGURATION_ID)
-        .executeTakeFirst();
+      const [row] = await configurationById(undefined, CONFIGURATION_ID);
       return row
         ? { createdAt: Number(row.created_at), environment: row.environment, source: row.source }
         : undefined;

@@ -41,6 +41,7 @@ export async function storeNdjsonBatch(
     await stores.intake.storeFlagEvaluations(checkFlagEvaluations(events), receivedAt);
   } else if (target.track === 'rum') {
     const rum: Record<string, unknown>[] = [];
+    const texts: string[] = [];
     const other: Record<string, unknown>[] = [];
     for (const line of events) {
       if (!isRumEventType(line.event.type)) {
@@ -50,9 +51,10 @@ export async function storeNdjsonBatch(
       if (line.event.type === 'view') checkRumViews([line]);
       else checkRumEvents([line]);
       rum.push(line.event);
+      texts.push(line.text);
     }
     await stores.monitoring.storeRumBatch(
-      toRumRows(rum, receivedAt),
+      toRumRows(rum, receivedAt, texts),
       { track: target.track, events: other },
       receivedAt,
     );

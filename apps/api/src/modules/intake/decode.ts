@@ -69,6 +69,8 @@ export interface NdjsonEvent {
   /** 1-based line in the decoded body. */
   line: number;
   event: Record<string, unknown>;
+  /** The line's JSON text (trimmed): stored as the event's payload instead of re-serializing it. */
+  text: string;
 }
 
 export function parseNdjson(text: string): NdjsonEvent[] {
@@ -86,7 +88,7 @@ export function parseNdjson(text: string): NdjsonEvent[] {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw badRequest(`body.line.${index + 1}`, `body line ${index + 1} is not a JSON object`);
     }
-    events.push({ line: index + 1, event: value as Record<string, unknown> });
+    events.push({ line: index + 1, event: value as Record<string, unknown>, text: line });
   });
   if (events.length === 0) throw badRequest('body', 'body holds no event');
   return events;

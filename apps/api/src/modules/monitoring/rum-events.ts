@@ -111,15 +111,24 @@ export interface RumRows {
 
 type Event = Record<string, unknown>;
 
-/** Turns validated RUM events (see RumEventSchema) into the rows to upsert, sorted by key. */
-export function toRumRows(events: readonly Event[], receivedAt: number): RumRows {
+/**
+ * Turns validated RUM events (see RumEventSchema) into the rows to upsert, sorted by key.
+ * `texts[i]`, when given, is the JSON the intake received for `events[i]` (its NDJSON line): it
+ * becomes the payload as is, instead of serializing the parsed event again.
+ */
+export function toRumRows(
+  events: readonly Event[],
+  receivedAt: number,
+  texts?: readonly string[],
+): RumRows {
   const sessions = new Map<string, RumSessionRow>();
   const views = new Map<string, RumViewRow>();
   const flags = new Map<string, RumSessionFlagRow>();
   const rows: RumEventRow[] = [];
   const eventKeys = new Set<string>();
 
-  for (const event of events) {
+  for (const [index, event] of events.entries()) {
+    const payloadOf = () => texts?.[index] ?? JSON.stringify(event);
     const type = text(event.type) ?? '';
     const sessionId = text(path(event, 'session', 'id')) ?? '';
     const viewId = text(path(event, 'view', 'id')) ?? '';
@@ -185,7 +194,7 @@ export function toRumRows(events: readonly Event[], receivedAt: number): RumRows
         error_count: int(path(event, 'view', 'error', 'count')) ?? 0,
         usr_id: usr.usr_id,
         feature_flags: flagsJson,
-        payload: JSON.stringify(event),
+        payload: payloadOf(),
         received_at: receivedAt,
       });
       continue;
@@ -206,7 +215,7 @@ export function toRumRows(events: readonly Event[], receivedAt: number): RumRows
       name: clip(eventName(type, event)),
       usr_id: usr.usr_id,
       feature_flags: flagsJson,
-      payload: JSON.stringify(event),
+      payload: payloadOf(),
       received_at: receivedAt,
     });
   }

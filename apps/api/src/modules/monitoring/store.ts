@@ -1,11 +1,72 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { prepareRowsStatement } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
-import type { RumRows, RumSessionRow } from './rum-events.js';
+import type {
+  RumEventRow,
+  RumRows,
+  RumSessionFlagRow,
+  RumSessionRow,
+  RumViewRow,
+} from './rum-events.js';
 
 /** Rows per INSERT: keeps PostgreSQL under its 65,535 bind parameters for any batch size. */
 const INSERT_CHUNK = 200;
 
 export type MonitoringStore = ReturnType<typeof createMonitoringStore>;
+
+const RUM_EVENT_COLUMNS = [
+  'event_key',
+  'session_id',
+  'view_id',
+  'event_type',
+  'date',
+  'name',
+  'usr_id',
+  'feature_flags',
+  'payload',
+  'received_at',
+] as const satisfies readonly (keyof RumEventRow)[];
+const RUM_VIEW_COLUMNS = [
+  'id',
+  'session_id',
+  'document_version',
+  'date',
+  'url',
+  'name',
+  'loading_time',
+  'first_contentful_paint',
+  'largest_contentful_paint',
+  'interaction_to_next_paint',
+  'cumulative_layout_shift',
+  'time_spent',
+  'action_count',
+  'error_count',
+  'usr_id',
+  'feature_flags',
+  'payload',
+  'received_at',
+] as const satisfies readonly (keyof RumViewRow)[];
+const RUM_SESSION_COLUMNS = [
+  'id',
+  'application_id',
+  'first_seen',
+  'last_seen',
+  'usr_id',
+  'usr_name',
+  'usr_email',
+  'usr_team',
+  'service',
+  'version',
+  'has_replay',
+  'received_at',
+] as const satisfies readonly (keyof RumSessionRow)[];
+const RUM_SESSION_FLAG_COLUMNS = [
+  'session_id',
+  'flag_key',
+  'variant',
+  'first_seen',
+  'last_seen',
+] as const satisfies readonly (keyof RumSessionFlagRow)[];
 
 /** A replay segment's place in the store: one `replay` event and the session's replay mark. */
 export interface ReplaySegmentRow {
@@ -25,6 +86,74 @@ export interface ReplaySegmentRow {
  * in key order inside one transaction, so concurrent batches lock in the same order.
  */
 export function createMonitoringStore(db: Kysely<Database>) {
+  // A chunk of RUM events, compiled once per chunk length: an intake batch's events are most of
+  // what it writes, and building that insert anew cost Kysely ~10 µs per event. Events already
+  // stored (same event_key: a batch sent again) are skipped.
+  const insertRumEvents = prepareRowsStatement<Database, RumEventRow, unknown>(
+    RUM_EVENT_COLUMNS,
+    (rows) =>
+      db
+        .insertInto('rum_events')
+        .values(rows)
+        .onConflict((oc) => oc.column('event_key').doNothing()),
+  );
+  // The batch's other upserts, one row each (in key order), compiled once as well.
+  const upsertView = prepareRowsStatement<Database, RumViewRow, unknown>(RUM_VIEW_COLUMNS, (rows) =>
+    db
+      .insertInto('rum_views')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet((eb) => ({
+            document_version: eb.ref('excluded.document_version'),
+            date: eb.ref('excluded.date'),
+            url: eb.ref('excluded.url'),
+            name: eb.ref('excluded.name'),
+            loading_time: eb.ref('excluded.loading_time'),
+            first_contentful_paint: eb.ref('excluded.first_contentful_paint'),
+            largest_contentful_paint: eb.ref('excluded.largest_contentful_paint'),
+            interaction_to_next_paint: eb.ref('excluded.interaction_to_next_paint'),
+            cumulative_layout_shift: eb.ref('excluded.cumulative_layout_shift'),
+            time_spent: eb.ref('excluded.time_spent'),
+            action_count: eb.ref('excluded.action_count'),
+            error_count: eb.ref('excluded.error_count'),
+            usr_id: eb.fn.coalesce('excluded.usr_id', 'rum_views.usr_id'),
+            feature_flags: eb.fn.coalesce('excluded.feature_flags', 'rum_views.feature_flags'),
+            payload: eb.ref('excluded.payload'),
+            received_at: eb.ref('excluded.received_at'),
+          }))
+          .whereRef('excluded.document_version', '>', 'rum_views.document_version'),
+      ),
+  );
+  const upsertFlag = prepareRowsStatement<Database, RumSessionFlagRow, unknown>(
+    RUM_SESSION_FLAG_COLUMNS,
+    (rows) =>
+      db
+        .insertInto('rum_session_flags')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['session_id', 'flag_key', 'variant']).doUpdateSet((eb) => ({
+            first_seen: eb
+              .case()
+              .when('excluded.first_seen', '<', eb.ref('rum_session_flags.first_seen'))
+              .then(eb.ref('excluded.first_seen'))
+              .else(eb.ref('rum_session_flags.first_seen'))
+              .end(),
+            last_seen: eb
+              .case()
+              .when('excluded.last_seen', '>', eb.ref('rum_session_flags.last_seen'))
+              .then(eb.ref('excluded.last_seen'))
+              .else(eb.ref('rum_session_flags.last_seen'))
+              .end(),
+          })),
+        ),
+  );
+  const upsertSession = prepareRowsStatement<Database, RumSessionRow, unknown>(
+    RUM_SESSION_COLUMNS,
+    (rows) => sessionUpsert(db, rows),
+  );
+
   return {
     /** One rum-track batch, stored whole or not at all; `other` events (telemetry…) go to intake_events. */
     async storeRumBatch(
@@ -33,68 +162,12 @@ export function createMonitoringStore(db: Kysely<Database>) {
       receivedAt: number,
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        for (const session of rows.sessions) await upsertSession(trx, session);
-        for (const view of rows.views) {
-          await trx
-            .insertInto('rum_views')
-            .values(view)
-            .onConflict((oc) =>
-              oc
-                .column('id')
-                .doUpdateSet((eb) => ({
-                  document_version: eb.ref('excluded.document_version'),
-                  date: eb.ref('excluded.date'),
-                  url: eb.ref('excluded.url'),
-                  name: eb.ref('excluded.name'),
-                  loading_time: eb.ref('excluded.loading_time'),
-                  first_contentful_paint: eb.ref('excluded.first_contentful_paint'),
-                  largest_contentful_paint: eb.ref('excluded.largest_contentful_paint'),
-                  interaction_to_next_paint: eb.ref('excluded.interaction_to_next_paint'),
-                  cumulative_layout_shift: eb.ref('excluded.cumulative_layout_shift'),
-                  time_spent: eb.ref('excluded.time_spent'),
-                  action_count: eb.ref('excluded.action_count'),
-                  error_count: eb.ref('excluded.error_count'),
-                  usr_id: eb.fn.coalesce('excluded.usr_id', 'rum_views.usr_id'),
-                  feature_flags: eb.fn.coalesce(
-                    'excluded.feature_flags',
-                    'rum_views.feature_flags',
-                  ),
-                  payload: eb.ref('excluded.payload'),
-                  received_at: eb.ref('excluded.received_at'),
-                }))
-                .whereRef('excluded.document_version', '>', 'rum_views.document_version'),
-            )
-            .execute();
-        }
+        for (const session of rows.sessions) await upsertSession(trx, [session]);
+        for (const view of rows.views) await upsertView(trx, [view]);
         for (let i = 0; i < rows.events.length; i += INSERT_CHUNK) {
-          await trx
-            .insertInto('rum_events')
-            .values(rows.events.slice(i, i + INSERT_CHUNK))
-            .onConflict((oc) => oc.column('event_key').doNothing())
-            .execute();
+          await insertRumEvents(trx, rows.events.slice(i, i + INSERT_CHUNK));
         }
-        for (const flag of rows.flags) {
-          await trx
-            .insertInto('rum_session_flags')
-            .values(flag)
-            .onConflict((oc) =>
-              oc.columns(['session_id', 'flag_key', 'variant']).doUpdateSet((eb) => ({
-                first_seen: eb
-                  .case()
-                  .when('excluded.first_seen', '<', eb.ref('rum_session_flags.first_seen'))
-                  .then(eb.ref('excluded.first_seen'))
-                  .else(eb.ref('rum_session_flags.first_seen'))
-                  .end(),
-                last_seen: eb
-                  .case()
-                  .when('excluded.last_seen', '>', eb.ref('rum_session_flags.last_seen'))
-                  .then(eb.ref('excluded.last_seen'))
-                  .else(eb.ref('rum_session_flags.last_seen'))
-                  .end(),
-              })),
-            )
-            .execute();
-        }
+        for (const flag of rows.flags) await upsertFlag(trx, [flag]);
         const generic = other.events.map((event) => ({
           track: other.track,
           event_type: typeof event.type === 'string' ? event.type : null,
@@ -114,20 +187,22 @@ export function createMonitoringStore(db: Kysely<Database>) {
     /** A decoded replay segment: marks the session as replayed and keeps the segment's metadata. */
     async storeReplaySegment(segment: ReplaySegmentRow, receivedAt: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await upsertSession(trx, {
-          id: segment.sessionId,
-          application_id: segment.applicationId,
-          first_seen: segment.start,
-          last_seen: segment.end,
-          usr_id: null,
-          usr_name: null,
-          usr_email: null,
-          usr_team: null,
-          service: null,
-          version: null,
-          has_replay: 1,
-          received_at: receivedAt,
-        });
+        await upsertSession(trx, [
+          {
+            id: segment.sessionId,
+            application_id: segment.applicationId,
+            first_seen: segment.start,
+            last_seen: segment.end,
+            usr_id: null,
+            usr_name: null,
+            usr_email: null,
+            usr_team: null,
+            service: null,
+            version: null,
+            has_replay: 1,
+            received_at: receivedAt,
+          },
+        ]);
         await trx
           .insertInto('rum_events')
           .values({
@@ -150,10 +225,10 @@ export function createMonitoringStore(db: Kysely<Database>) {
 }
 
 /** Widens the session's time range; a batch that knows the user replaces what was stored. */
-async function upsertSession(trx: Transaction<Database>, session: RumSessionRow): Promise<void> {
-  await trx
+function sessionUpsert(db: Kysely<Database>, rows: RumSessionRow[]) {
+  return db
     .insertInto('rum_sessions')
-    .values(session)
+    .values(rows)
     .onConflict((oc) =>
       oc.column('id').doUpdateSet((eb) => {
         const known = eb.or([
@@ -197,8 +272,7 @@ async function upsertSession(trx: Transaction<Database>, session: RumSessionRow)
           received_at: eb.ref('excluded.received_at'),
         };
       }),
-    )
-    .execute();
+    );
 }
 
 /** RUM events carry `session.id`; logs carry `session_id`. */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Database, SessionTable } from '../../db/schema.js';
 import { randomId } from './random-id.js';
 import type { BoundShopper } from '@showroom/contracts/session';
@@ -15,6 +16,11 @@ export interface ShopSession {
 export type SessionRepository = ReturnType<typeof createSessionRepository>;
 
 export function createSessionRepository(db: Kysely<Database>) {
+  // Every cart, checkout and order request reads its session: compiled once.
+  const sessionById = prepareQuery(db, (id: string) =>
+    db.selectFrom('sessions').selectAll().where('id', '=', id),
+  );
+
   return {
     async create(now: Date): Promise<ShopSession> {
       const id = randomId('ses');
@@ -38,11 +44,7 @@ export function createSessionRepository(db: Kysely<Database>) {
     },
 
     async find(id: string): Promise<ShopSession | undefined> {
-      const row = await db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const [row] = await sessionById(undefined, id);
       return row ? toSession(row) : undefined;
     },
 

@@ -1,0 +1,109 @@
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+
+/**
+ * A query built and compiled once, run with new parameter values: hot reads skip Kysely's
+ * per-call builder and compiler work (docs/architecture.md "Processes": Kysely over
+ * better-sqlite3 or PostgreSQL). `build` is called once with placeholders, one per declared
+ * argument; each placeholder must be used as a plain value (`where(col, '=', id)`), never
+ * inspected. The answer runs the query on `db` (or a transaction) and answers its rows.
+ */
+export function prepareQuery<DB, Args extends unknown[], R>(
+  db: Kysely<DB>,
+  build: (...args: Args) => Compilable<R>,
+): (executor: Kysely<DB> | undefined, ...args: Args) => Promise<R[]> {
+  const template = compileTemplate(build.length, (placeholders) =>
+    build(...(placeholders as Args)),
+  );
+  return async (executor, ...args) => {
+    const result = await (executor ?? db).executeQuery<R>(template.bind(args));
+    return result.rows;
+  };
+}
+
+/**
+ * A multi-row statement (an insert of `rows`) compiled once per row count: `build` gets rows
+ * whose `columns` are placeholders. Every row passed later must have a value (or null) for each
+ * of `columns` and no other key.
+ */
+export function prepareRowsStatement<DB, Row extends object, R>(
+  columns: readonly (keyof Row & string)[],
+  build: (rows: Row[]) => Compilable<R>,
+): (executor: Kysely<DB>, rows: readonly Row[]) => Promise<QueryResult<R>> {
+  // Compiled on `db` but run on `executor` (a transaction): the SQL is the dialect's either way.
+  const templates = new Map<number, Template<R>>();
+  return (executor, rows) => {
+    let template = templates.get(rows.length);
+    if (template === undefined) {
+      template = compileTemplate(rows.length * columns.length, (placeholders) =>
+        build(
+          rows.map(
+            (_row, r) =>
+              Object.fromEntries(
+                columns.map((column, c) => [column, placeholders[r * columns.length + c]]),
+              ) as Row,
+          ),
+        ),
+      );
+      templates.set(rows.length, template);
+    }
+    const values: unknown[] = [];
+    for (const row of rows) {
+      for (const column of columns) values.push(row[column]);
+    }
+    return executor.executeQuery<R>(template.bind(values));
+  };
+}
+
+interface Template<R> {
+  bind(values: readonly unknown[]): CompiledQuery<R>;
+}
+
+/** Compiles `build` over `count` placeholders; `bind` puts values where they were used. */
+function compileTemplate<R>(
+  count: number,
+  build: (placeholders: unknown[]) => Compilable<R>,
+): Template<R> {
+  const placeholders = Array.from({ length: count }, (_, index) => new Placeholder(index));
+  const compiled = build(placeholders).compile();
+  const slots = compiled.parameters.map((value) =>
+    value instanceof Placeholder ? value.index : -1,
+  );
+  if (count > 0 && !slots.some((slot) => slot >= 0)) {
+    throw new Error('a prepared query uses none of its placeholders');
+  }
+  return {
+    bind: (values) => ({
+      ...compiled,
+      parameters: slots.map((slot, index) =>
+        slot >= 0 ? values[slot] : compiled.parameters[index],
+      ),
+    }),
+  };
+}
+
+class Placeholder {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * Like prepareQuery, for repositories made per transaction: `build` gets the executor it is
+ * compiled on, once per dialect (the SQL depends only on it), and the answer runs on whichever
+ * executor — the database or a transaction — it is given.
+ */
+export function prepareSharedQuery<DB, Args extends unknown[], R>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
+): (executor: Kysely<DB>, ...args: Args) => Promise<R[]> {
+  const templates = new WeakMap<object, Template<R>>();
+  return async (executor, ...args) => {
+    const adapter = executor.getExecutor().adapter;
+    let template = templates.get(adapter);
+    if (template === undefined) {
+      template = compileTemplate(build.length - 1, (placeholders) =>
+        build(executor, ...(placeholders as Args)),
+      );
+      templates.set(adapter, template);
+    }
+    const result = await executor.executeQuery<R>(template.bind(args));
+    return result.rows;
+  };
+}
