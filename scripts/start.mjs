@@ -2,46 +2,23 @@
 // `npm start`: build when sources changed, then run the api (:3001) and the web (:3000) together.
 // `npm run dev`: the same two processes with hot reload. SIGINT/SIGTERM stop both cleanly.
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isStale } from './build-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const apiPort = process.env.API_PORT ?? '3001';
 const webPort = process.env.PORT ?? '3000';
 
-/** Newest modification time under the given paths (files or folders), skipping outputs. */
-function newestMtime(paths) {
-  let newest = 0;
-  const visit = (p) => {
-    let stat;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      const name = path.basename(p);
-      if (['node_modules', 'build', 'dist', '.react-router', 'img'].includes(name)) return;
-      for (const entry of fs.readdirSync(p)) visit(path.join(p, entry));
-    } else {
-      newest = Math.max(newest, stat.mtimeMs);
-    }
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
 function needsBuild() {
-  const outputs = [
-    path.join(root, 'apps/api/dist/server.js'),
-    path.join(root, 'apps/web/build/server/index.js'),
-    path.join(root, 'apps/web/build/server-main/main.js'),
-  ];
-  if (!outputs.every((file) => fs.existsSync(file))) return true;
-  const built = Math.min(...outputs.map((file) => fs.statSync(file).mtimeMs));
-  const sources = newestMtime(
+  return isStale(
+    root,
+    [
+      'apps/api/dist/server.js',
+      'apps/web/build/server/index.js',
+      'apps/web/build/server-main/main.js',
+    ],
     [
       'apps/api/src',
       'apps/api/flags',
@@ -52,9 +29,8 @@ function needsBuild() {
       'tools/images',
       'data/catalog.json',
       'package-lock.json',
-    ].map((p) => path.join(root, p)),
+    ],
   );
-  return sources > built;
 }
 
 function run(command, args, env = {}, cwd = root) {

@@ -12,47 +12,18 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isStale } from '../../scripts/build-state.mjs';
 import { startNode } from './processes.mjs';
 
 export const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3300);
 export const HELLO_PORT = PORT_BASE;
 export const API_PORT = PORT_BASE + 1;
 
-/** Newest modification time of the files under `paths`, skipping outputs and dependencies. */
-function newestMtime(paths) {
-  let newest = 0;
-  const visit = (p) => {
-    let stat;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      if (['node_modules', 'dist'].includes(path.basename(p))) return;
-      for (const entry of fs.readdirSync(p)) visit(path.join(p, entry));
-    } else {
-      newest = Math.max(newest, stat.mtimeMs);
-    }
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
 /** Builds packages/contracts and apps/api when dist is missing or older than their sources. */
 export function ensureApiBuilt(root, log = () => {}) {
-  const outputs = ['apps/api/dist/server.js', 'packages/contracts/dist/catalog.js'].map((file) =>
-    path.join(root, file),
-  );
-  const built = outputs.every((file) => fs.existsSync(file))
-    ? Math.min(...outputs.map((file) => fs.statSync(file).mtimeMs))
-    : 0;
-  const sources = newestMtime(
-    ['apps/api/src', 'apps/api/tsconfig.json', 'packages/contracts/src'].map((p) =>
-      path.join(root, p),
-    ),
-  );
-  if (built >= sources) return;
+  const outputs = ['apps/api/dist/server.js', 'packages/contracts/dist/catalog.js'];
+  const sources = ['apps/api/src', 'apps/api/tsconfig.json', 'packages/contracts/src'];
+  if (!isStale(root, outputs, sources)) return;
   log('building packages/contracts and apps/api (dist missing or stale)…');
   for (const workspace of ['packages/contracts', 'apps/api']) {
     const result = spawnSync('npm', ['run', 'build', '-w', workspace], {
