@@ -16,7 +16,7 @@ const ROOT = path.resolve(BENCH_DIR, '..');
 const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 /** In the order they run: pages first, while the machine is quietest. */
-const PART_NAMES = ['pages', 'ssr', 'api', 'flags', 'scale', 'traffic'];
+const PART_NAMES = ['pages', 'ssr', 'api', 'flags', 'scale', 'search', 'traffic'];
 
 function parseArgs(argv) {
   const options = { only: PART_NAMES, runs: 3 };

@@ -4,34 +4,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isStale } from './build-state.mjs';
+import { shopBuildIsStale } from './build-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const apiPort = process.env.API_PORT ?? '3001';
 const webPort = process.env.PORT ?? '3000';
-
-function needsBuild() {
-  return isStale(
-    root,
-    [
-      'apps/api/dist/server.js',
-      'apps/web/build/server/index.js',
-      'apps/web/build/server-main/main.js',
-    ],
-    [
-      'apps/api/src',
-      'apps/api/flags',
-      'apps/web/app',
-      'apps/web/server',
-      'apps/web/public',
-      'packages/contracts',
-      'tools/images',
-      'data/catalog.json',
-      'package-lock.json',
-    ],
-  );
-}
 
 function run(command, args, env = {}, cwd = root) {
   return spawn(command, args, {
@@ -62,7 +40,7 @@ async function waitForHealth(url, child, timeoutMs = 60_000) {
 async function main() {
   if (dev) {
     spawnSync('npm', ['run', 'images', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  } else if (needsBuild()) {
+  } else if (shopBuildIsStale(root)) {
     console.log('Showroom: building…');
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);

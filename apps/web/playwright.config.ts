@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS } from './scripts/chromium.mjs';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 /** Ports of the servers under test, away from a developer's own 3000/3001. */
 export const E2E_WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);

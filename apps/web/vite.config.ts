@@ -53,5 +53,13 @@ export default defineConfig({
   build: {
     // The monitoring SDK is a lazily loaded chunk; keep the initial bundle lean.
     chunkSizeWarningLimit: 600,
+    modulePreload: {
+      // The header search's suggestions (components/search-suggest.tsx) load on the box's first
+      // focus and import only modules the page has loaded already (React, the router, the shop
+      // session, the catalog helpers): listing them for preloading would only add their file
+      // names to every page's first-visit JavaScript (bundle-budget.json).
+      resolveDependencies: (file, deps) =>
+        /(^|\/)search-suggest-[^/]*\.js$/.test(file) ? [] : deps,
+    },
   },
 });

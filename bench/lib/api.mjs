@@ -44,6 +44,11 @@ export function importApiDist(root, file) {
   return import(pathToFileURL(path.join(root, 'apps/api/dist', file)).href);
 }
 
+/** Imports a module of the built contracts, e.g. `colours.js`. */
+export function importContractsDist(root, file) {
+  return import(pathToFileURL(path.join(root, 'packages/contracts/dist', file)).href);
+}
+
 export function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `showroom-bench-${prefix}-`));
 }
@@ -56,12 +61,14 @@ export function readCatalog(root) {
 /**
  * Creates the api's SQLite database in `dataDir` before the api starts: the api's migrations,
  * then the catalog `times` over (copies get new ids and names, in the same departments) with
- * every edition's stock set to `stock`. The api then finds a catalog and does not seed its own.
+ * every edition's stock set to `stock`; the search index follows by the api's triggers. The api
+ * then finds a catalog and does not seed its own.
  * Answers the product ids.
  */
 export async function prepareDatabase(root, dataDir, { times = 1, stock } = {}) {
   const { openDatabase } = await importApiDist(root, 'db/database.js');
   const { migrateToLatest } = await importApiDist(root, 'db/migrate.js');
+  const { colourName } = await importContractsDist(root, 'colours.js');
   const database = openDatabase({ sqliteFile: path.join(dataDir, 'showroom.db') });
   await migrateToLatest(database.db);
   await database.close();
@@ -74,7 +81,8 @@ export async function prepareDatabase(root, dataDir, { times = 1, stock } = {}) 
   );
   const insertProduct = sqlite.prepare(
     `insert into products (id, department_slug, name, kind, description, price_cents, stock,
-       materials, colour, width_cm, depth_cm, height_cm) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       materials, colour, colour_name, width_cm, depth_cm, height_cm)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertEdition = sqlite.prepare(
     `insert into special_editions (product_id, name, description, price_cents, badge, stock)
@@ -101,6 +109,7 @@ export async function prepareDatabase(root, dataDir, { times = 1, stock } = {}) 
           stock ?? p.stock,
           JSON.stringify(p.materials),
           p.colour,
+          colourName(p.colour),
           p.dimensions.widthCm,
           p.dimensions.depthCm,
           p.dimensions.heightCm,

@@ -11,3 +11,11 @@ export function summarize(samples) {
 export function ratios(numerators, denominators) {
   return numerators.map((value, i) => value / denominators[i]);
 }
+
+/** The nearest-rank percentile `p` (0–100) of `samples`. */
+export function percentile(samples, p) {
+  const sorted = samples.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}

@@ -4,7 +4,7 @@ export default defineConfig({
   // @showroom/contracts resolves to its TypeScript sources (the `source` export condition).
   ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'video/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },

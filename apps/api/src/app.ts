@@ -1,12 +1,30 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from './db/database.js';
-import { registerErrorHandlers } from './http/error-handler.js';
+import { frameworkErrors, registerErrorHandlers } from './http/error-handler.js';
+import { registerNulCheck } from './http/nul-characters.js';
 import { ErrorResponseSchema } from '@showroom/contracts/errors';
+import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
+import { ApiError } from './http/errors.js';
+import { createOutboxMailer, type Mailer } from './modules/accounts/mailer.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { createAccounts } from './modules/accounts/service.js';
+import { createVerifications } from './modules/accounts/verifications.js';
+import { loyaltyRoutes } from './modules/loyalty/routes.js';
+import { createLoyalty } from './modules/loyalty/service.js';
+import { profileRoutes } from './modules/profile/routes.js';
+import { createProfiles } from './modules/profile/service.js';
+import { createSessionView } from './modules/session/view.js';
+import {
+  createRetention,
+  startRetentionJob,
+  type RetentionSettings,
+} from './modules/retention/retention.js';
 import {
   idOnlyTracer,
   registerRequestTracing,
@@ -15,6 +33,8 @@ import {
 } from './http/request-tracing.js';
 import { createCatalogRepository } from './modules/catalog/repository.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
+import { createCatalogSearch } from './modules/catalog/search.js';
+import { searchRoutes } from './modules/catalog/search-routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createFlagEvaluator } from './modules/flags/evaluate.js';
 import { precomputeRoutes } from './modules/flags/precompute-routes.js';
@@ -25,6 +45,10 @@ import { intakeRoutes } from './modules/intake/routes.js';
 import { createMonitoringQueries } from './modules/monitoring/queries.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { createMonitoringStore } from './modules/monitoring/store.js';
+import { readScenarioCatalogue, type ScenarioCatalogue } from './modules/scenarios/catalogue.js';
+import { createScenarioRepository } from './modules/scenarios/repository.js';
+import { scenarioRoutes } from './modules/scenarios/routes.js';
+import { createScenarioService } from './modules/scenarios/service.js';
 import { DEVELOPMENT_SESSION_SECRET } from './config.js';
 import { cartRoutes } from './modules/cart/routes.js';
 import { createFreeShippingThreshold } from './modules/cart/free-shipping.js';
@@ -38,9 +62,20 @@ import { withLogRedaction } from './modules/payments/log-redaction.js';
 import { createPaymentsRepository } from './modules/payments/repository.js';
 import { paymentMethodRoutes } from './modules/payments/routes.js';
 import { createSessionRepository } from './modules/session/repository.js';
-import { createRequireSession } from './modules/session/require-session.js';
+import { createFindSession, createRequireSession } from './modules/session/require-session.js';
+import { createRequestFaults } from './modules/faults/request-faults.js';
 import { sessionRoutes } from './modules/session/routes.js';
 import { createShopperDirectory, type ShopperDirectory } from './modules/session/shoppers.js';
+
+/**
+ * Ajv options for every route schema: query strings and params arrive as strings (coerced),
+ * defaults fill in. Exported so tests can judge a request with the validator the api uses.
+ */
+export const AJV_OPTIONS = {
+  coerceTypes: 'array',
+  removeAdditional: true,
+  useDefaults: true,
+} as const;
 
 export interface AppOptions {
   database: DatabaseHandle;
@@ -65,6 +100,17 @@ export interface AppOptions {
    * correlation only. server.ts passes an OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set.
    */
   tracer?: RequestTracer;
+  /** Sends verification codes; default: the database outbox (server.ts passes SMTP when set). */
+  mailer?: Mailer;
+  /** Sign-up, sign-in and code requests a minute per client; default 10. */
+  authRateLimitPerMinute?: number;
+  /** The scenario catalogue; default: data/scenarios.json (server.ts reads SCENARIOS_PATH). */
+  scenarios?: ScenarioCatalogue;
+  /**
+   * The retention job (README "Configuration", RETENTION_*): purges once when the app is ready,
+   * then every `intervalMs`. Default: off (tests purge by hand); server.ts passes the config.
+   */
+  retention?: { settings: RetentionSettings; intervalMs: number; now?: () => number };
 }
 
 /**
@@ -76,7 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: withLogRedaction(options.logger ?? false),
     trustProxy: options.trustProxy ?? false,
     childLoggerFactory: tracingChildLoggerFactory(options.tracer ?? idOnlyTracer),
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    ajv: { customOptions: { ...AJV_OPTIONS } },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(cors, {
@@ -96,46 +143,93 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: '0.1.0',
       },
       tags: [
-        { name: 'catalog', description: 'Departments and products' },
+        { name: 'catalog', description: 'Departments, products and search' },
         { name: 'operations', description: 'Health and operations' },
         { name: 'session', description: 'The server session and its sample shopper' },
         { name: 'cart', description: "The session's cart, priced by the server" },
         { name: 'checkout', description: 'Placing orders' },
         { name: 'orders', description: "The session's orders" },
         { name: 'payments', description: 'Saved payment methods' },
+        { name: 'accounts', description: 'Sign-up with an e-mailed code, sign-in, the outbox' },
+        { name: 'profile', description: "The session's persona, address and e-mail" },
+        { name: 'loyalty', description: 'The loyalty programme: points and tiers' },
         { name: 'flags', description: 'Flag service (precompute-assignments) and flag operations' },
         { name: 'intake', description: 'Exposures, flag evaluations and RUM from the SDKs' },
         { name: 'monitoring', description: 'Session inspector: sessions and live counts' },
+        { name: 'scenarios', description: 'Scenario catalogue, proofs and change markers' },
       ],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Only routes that ask for it (sign-up, sign-in, codes) are limited: `config.rateLimit`.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        429,
+        'RATE_LIMITED',
+        `Too many attempts: try again in ${Math.ceil(context.ttl / 1000)} seconds`,
+      ),
+  });
 
   app.addSchema(ErrorResponseSchema);
   registerErrorHandlers(app);
+  registerNulCheck(app);
   registerRequestTracing(app);
 
   const { database } = options;
-  await app.register(healthRoutes, { database });
-  await app.register(catalogRoutes, { catalog: createCatalogRepository(database.db) });
-
   const sessions = createSessionRepository(database.db);
   const requireSession = createRequireSession(sessions);
+  const findSession = createFindSession(sessions);
   const now = options.flags?.now ?? Date.now;
   const flags = createFlagsRepository(database.db, now);
+  const evaluateFlag = createFlagEvaluator(flags, now);
+  // Fault flags, evaluated for the shopper of each request (decision 010).
+  const faults = createRequestFaults({
+    evaluate: evaluateFlag,
+    findSession,
+  });
+
+  await app.register(healthRoutes, { database });
+  await app.register(catalogRoutes, { catalog: createCatalogRepository(database.db), faults });
+  await app.register(searchRoutes, { search: createCatalogSearch(database.db), faults });
+
   // The cart and checkout ask the flag service for the free-shipping threshold (plain calls).
-  const freeShippingThreshold = createFreeShippingThreshold(createFlagEvaluator(flags, now));
+  const freeShippingThreshold = createFreeShippingThreshold(evaluateFlag);
   const cart = createCartService(database.db, { freeShippingThreshold });
   const gateway = options.paymentGateway ?? createSimulatedGateway();
+  const view = createSessionView(cart.counts);
   await app.register(sessionRoutes, {
     requireSession,
     sessions,
     shoppers: options.shopperDirectory ?? createShopperDirectory(),
-    countCart: cart.counts,
+    view,
   });
-  await app.register(cartRoutes, { requireSession, cart });
+  const mailer = options.mailer ?? createOutboxMailer(database.db);
+  app.addHook('onClose', async () => mailer.close());
+  const verifications = createVerifications({ db: database.db, mailer, secret: sessionSecret });
+  const accounts = createAccounts({ db: database.db, sessions, verifications });
+  const rateLimitPerMinute = options.authRateLimitPerMinute ?? AUTH_RATE_LIMIT_PER_MINUTE;
+  await app.register(accountRoutes, {
+    db: database.db,
+    requireSession,
+    findSession,
+    accounts,
+    verifications,
+    mailer,
+    view,
+    rateLimitPerMinute,
+  });
+  await app.register(profileRoutes, {
+    requireSession,
+    profiles: createProfiles({ db: database.db, accounts, verifications }),
+    rateLimitPerMinute,
+  });
+  await app.register(loyaltyRoutes, { requireSession, loyalty: createLoyalty(database.db) });
+  await app.register(cartRoutes, { requireSession, cart, faults });
   await app.register(checkoutRoutes, {
     requireSession,
+    faults,
     checkout: createCheckout({
       db: database.db,
       gateway,
@@ -156,6 +250,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitoring = createMonitoringStore(database.db);
   await app.register(intakeRoutes, { intake, monitoring, now });
   await app.register(monitoringRoutes, { queries: createMonitoringQueries(database.db, now) });
+
+  const catalogue = options.scenarios ?? readScenarioCatalogue();
+  // A scenario may only change flags the service serves: checked once the flags are loaded.
+  app.addHook('onReady', async () => {
+    catalogue.keepKnownFlags(new Set((await flags.listFlags()).map((stored) => stored.flag.key)));
+    for (const warning of catalogue.warnings) app.log.warn(warning);
+  });
+  const scenarioRepository = createScenarioRepository(database.db);
+  await app.register(scenarioRoutes, {
+    repository: scenarioRepository,
+    scenarios: createScenarioService({
+      db: database.db,
+      catalogue,
+      flags,
+      repository: scenarioRepository,
+      now,
+    }),
+  });
+
+  if (options.retention) {
+    const { settings, intervalMs, now: retentionNow } = options.retention;
+    const retention = createRetention(database.db, settings, retentionNow);
+    let job: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      job = startRetentionJob(retention, intervalMs, app.log);
+    });
+    app.addHook('onClose', async () => job?.stop());
+  }
 
   return app;
 }

@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
+import {
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_INTERVAL_MINUTES,
+  type RetentionSettings,
+} from './modules/retention/retention.js';
 
 /** The repository root: this file lives in apps/api/src (or apps/api/dist once built). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -19,14 +25,31 @@ export interface ApiConfig {
   production: boolean;
   /** Signs the session cookie (and keys idempotency fingerprints). See SESSION_SECRET below. */
   sessionSecret: string;
-  /** TRUST_PROXY=true behind a TLS-terminating proxy: X-Forwarded-Proto decides cookie Secure. */
-  trustProxy: boolean;
+  /**
+   * Whose X-Forwarded-For/-Proto the api believes (client address for rate limits, https for the
+   * cookie's Secure). TRUST_PROXY: unset → `loopback` (the web server's own /api proxy on this
+   * machine), `true` → every proxy (behind a TLS-terminating load balancer), `false` → none, or
+   * Fastify's list of addresses/CIDRs.
+   */
+  trustProxy: boolean | string;
   /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT): export request spans over OTLP/HTTP. */
   otlpEndpoint: string | undefined;
   /** OTEL_SERVICE_NAME, default showroom-api. */
   otelServiceName: string;
   /** FLAGS_PATH: a UFC JSON file or a folder of them replacing the default flag definitions (apps/api/flags). */
   flagsPath: string | undefined;
+  /** SCENARIOS_PATH: another scenario catalogue file; default data/scenarios.json. */
+  scenariosPath: string | undefined;
+  /** SMTP_URL (e.g. smtp://user:pass@mail.example.com:587): send mail there instead of the outbox. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender of the shop's mail. */
+  mailFrom: string | undefined;
+  /** AUTH_RATE_LIMIT_PER_MINUTE: sign-up, sign-in and code requests a minute per client. */
+  authRateLimitPerMinute: number;
+  /** RETENTION_*: how long sessions, idempotency keys, outbox mail and monitoring data are kept. */
+  retention: RetentionSettings;
+  /** RETENTION_INTERVAL_MINUTES: how often the purge runs (and once at start); 0 turns it off. */
+  retentionIntervalMinutes: number;
 }
 
 /**
@@ -79,6 +102,59 @@ function parsePort(name: string, raw: string | undefined, fallback: number): num
   return port;
 }
 
+function parsePositiveInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  }
+  return value;
+}
+
+/** A positive number (fractions allowed: `RETENTION_MONITORING_DAYS=0.5` is twelve hours). */
+function parsePositiveNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} must be a number above 0, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseRetention(env: NodeJS.ProcessEnv): RetentionSettings {
+  const d = DEFAULT_RETENTION;
+  return {
+    sessionsDays: parsePositiveNumber(
+      'RETENTION_SESSIONS_DAYS',
+      env.RETENTION_SESSIONS_DAYS,
+      d.sessionsDays,
+    ),
+    idempotencyHours: parsePositiveNumber(
+      'RETENTION_IDEMPOTENCY_HOURS',
+      env.RETENTION_IDEMPOTENCY_HOURS,
+      d.idempotencyHours,
+    ),
+    outboxDays: parsePositiveNumber(
+      'RETENTION_OUTBOX_DAYS',
+      env.RETENTION_OUTBOX_DAYS,
+      d.outboxDays,
+    ),
+    monitoringDays: parsePositiveNumber(
+      'RETENTION_MONITORING_DAYS',
+      env.RETENTION_MONITORING_DAYS,
+      d.monitoringDays,
+    ),
+    batchSize: parsePositiveInteger('RETENTION_BATCH_SIZE', env.RETENTION_BATCH_SIZE, d.batchSize),
+  };
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '') return 'loopback';
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  return raw;
+}
+
 /** Reads the api's environment once, at start-up. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const webPort = parsePort('PORT', env.PORT, 3000);
@@ -98,10 +174,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',
     sessionSecret: parseSessionSecret(env, env.NODE_ENV === 'production', dataDir),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     otlpEndpoint:
       env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     otelServiceName: env.OTEL_SERVICE_NAME || 'showroom-api',
     flagsPath: env.FLAGS_PATH ? path.resolve(REPO_ROOT, env.FLAGS_PATH) : undefined,
+    scenariosPath: env.SCENARIOS_PATH ? path.resolve(REPO_ROOT, env.SCENARIOS_PATH) : undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
+    authRateLimitPerMinute: parsePositiveInteger(
+      'AUTH_RATE_LIMIT_PER_MINUTE',
+      env.AUTH_RATE_LIMIT_PER_MINUTE,
+      AUTH_RATE_LIMIT_PER_MINUTE,
+    ),
+    retention: parseRetention(env),
+    retentionIntervalMinutes:
+      env.RETENTION_INTERVAL_MINUTES === '0'
+        ? 0
+        : parsePositiveNumber(
+            'RETENTION_INTERVAL_MINUTES',
+            env.RETENTION_INTERVAL_MINUTES,
+            DEFAULT_RETENTION_INTERVAL_MINUTES,
+          ),
   };
 }

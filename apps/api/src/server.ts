@@ -10,13 +10,22 @@ import {
   readFlagDefinitions,
 } from './modules/flags/definitions.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
+import { createSmtpMailer } from './modules/accounts/mailer.js';
+import { readScenarioCatalogue } from './modules/scenarios/catalogue.js';
 
 /** Listens and shuts down; everything else lives in app.ts. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // A pooled connection lost while idle (PostgreSQL restarted) is logged, never fatal: the next
+  // query opens a new one, and requests answer 503 DATABASE_UNAVAILABLE until it succeeds.
+  const logTo: { log?: { warn(object: object, message: string): void } } = {};
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'showroom.db'),
+    onConnectionError: (err) => {
+      if (logTo.log) logTo.log.warn({ err }, 'database: a connection failed');
+      else console.error(`database: a connection failed: ${err.message}`);
+    },
   });
   await migrateToLatest(database.db);
   const seeded = await seedCatalog(database.db, await readCatalogSeed());
@@ -36,7 +45,20 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
     sessionSecret: config.sessionSecret,
     trustProxy: config.trustProxy,
+    authRateLimitPerMinute: config.authRateLimitPerMinute,
+    scenarios: readScenarioCatalogue(config.scenariosPath),
+    ...(config.retentionIntervalMinutes > 0
+      ? {
+          retention: {
+            settings: config.retention,
+            intervalMs: config.retentionIntervalMinutes * 60_000,
+          },
+        }
+      : {}),
+    // Mail goes through SMTP when SMTP_URL is set, else into the database outbox (/outbox).
+    ...(config.smtpUrl ? { mailer: createSmtpMailer(config.smtpUrl, config.mailFrom) } : {}),
   });
+  logTo.log = app.log;
   app.log.info({ database: database.location, seeded }, 'database ready');
   logFlagDefinitions(app.log, flagDefinitions, flagsLoaded);
 

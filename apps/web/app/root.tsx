@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import {
   Links,
   Meta,
@@ -6,8 +6,10 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useNavigate,
   useRouteLoaderData,
 } from 'react-router';
+import type { ShowroomLoadContext } from '../server/load-context';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/error-page';
 import { Footer } from './components/footer';
@@ -23,15 +25,23 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
+declare module 'react-router' {
+  // The web server's load context (server/load-context.ts); absent where a loader runs without it.
+  interface AppLoadContext {
+    build?: ShowroomLoadContext['build'];
+  }
+}
+
 /**
  * Every page's data: the departments (navbar) and, for the browser's start-up, the one
  * deployment profile predicted for this request (`documentProfile`) plus `profileIndex`, the index
- * of every profile key with its ship parameter and hosts — not the profiles themselves.
+ * of every profile key with its ship parameter and hosts — not the profiles themselves — and the
+ * build this document belongs to, with the new-build check interval (R-4.20).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const departments = await loadDepartments(context);
   const { profileIndex, documentProfile } = documentStartupData(request);
-  return { departments, profileIndex, documentProfile };
+  return { departments, profileIndex, documentProfile, build: context.build ?? null };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -52,6 +62,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        {/* The first stop of the keyboard on every page: past the header to the page itself. */}
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         {children}
         <ScrollRestoration />
         <Scripts />
@@ -60,7 +74,15 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { build } = loaderData;
+  const navigate = useNavigate();
+  // New-build detection and the manifest (R-4.20, R-4.21): a chunk loaded after hydration,
+  // counted as deferred in bundle-budget.json; it starts once per page load.
+  useEffect(() => {
+    if (build)
+      void import('./builds/build-watch').then((watch) => watch.startBuildWatch(build, navigate));
+  }, [build, navigate]);
   return <Outlet />;
 }
 
@@ -97,7 +119,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div className="page">
       {root ? <Navbar departments={root.departments} /> : null}
-      <main className="main">
+      <main id="main" className="main">
         <ErrorPage status={status} message={message} stack={stack} />
       </main>
       <Footer />

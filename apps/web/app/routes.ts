@@ -5,7 +5,10 @@ import { type RouteConfig, index, layout, route } from '@react-router/dev/routes
  * start-up sequence ('init') once per page load.
  */
 export default [
-  layout('layouts/scenarios-layout.tsx', [route('scenarios', 'routes/scenarios.tsx')]),
+  layout('layouts/scenarios-layout.tsx', [
+    route('scenarios', 'routes/scenarios.tsx'),
+    route('scenarios/:id/start', 'routes/scenario-start.tsx'),
+  ]),
   layout('layouts/startup.tsx', [
     route('home', 'routes/home.tsx'),
     layout('layouts/lcp-layout.tsx', [
@@ -15,11 +18,13 @@ export default [
     layout('layouts/signup-layout.tsx', [
       route('signup', 'routes/signup.tsx'),
       route('signup-verify', 'routes/signup-verify.tsx'),
+      route('signin', 'routes/signin.tsx'),
       route('loyalty-signup', 'routes/loyalty-signup.tsx'),
     ]),
     layout('layouts/default.tsx', [
       index('routes/index.tsx'),
       route('department/:dept/product/:product', 'routes/product.tsx'),
+      route('search', 'routes/search.tsx'),
       route('cart', 'routes/cart.tsx'),
       route('checkout', 'routes/checkout.tsx'),
       route('order/:orderId', 'routes/order-confirmation.tsx'),
@@ -29,6 +34,7 @@ export default [
       route('profile-edit', 'routes/profile-edit.tsx'),
       route('profile-payment', 'routes/profile-payment.tsx'),
       route('verification', 'routes/verification.tsx'),
+      route('outbox', 'routes/outbox.tsx'),
       route('video-quality-monitoring-demo', 'routes/video-quality-monitoring-demo.tsx'),
       route('inspector', 'routes/inspector.tsx'),
       route('inspector/sessions/:sessionId', 'routes/inspector-session.tsx'),

@@ -1,6 +1,6 @@
 // The JavaScript a first visit loads, as served (gzip body bytes), split by the rule in
-// ../bundle-budget.json: the monitoring SDK and flag-provider chunks, which load after the page
-// is interactive, apart from everything else. Used by tests/e2e/bundle-budget.spec.ts (the
+// ../bundle-budget.json: the monitoring SDK, flag-provider and build-watch chunks, which load
+// after the page is interactive, apart from everything else. Used by tests/e2e/bundle-budget.spec.ts (the
 // budget check in npm test) and by npm run bench (the pages part).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -9,6 +9,11 @@ const BUDGET_FILE = new URL('../bundle-budget.json', import.meta.url);
 
 export function readBundleBudget() {
   return JSON.parse(fs.readFileSync(BUDGET_FILE, 'utf8'));
+}
+
+/** The bytes of every deferred group together (the `deferred` budget and ceiling). */
+export function deferredBytes(totals, budget = readBundleBudget()) {
+  return Object.keys(budget.deferred).reduce((sum, group) => sum + (totals[group] ?? 0), 0);
 }
 
 /** 'page', or the deferred group ('monitoring', 'flags') whose prefix the file name has. */
@@ -40,9 +45,9 @@ export function gzipBytes(url) {
 }
 
 /**
- * Opens `pageUrl` in a fresh browser context, waits until start-up, monitoring and the flag
- * provider have run and the network is idle, and answers every script it loaded with its gzip
- * size and group, plus the totals per group.
+ * Opens `pageUrl` in a fresh browser context, waits until start-up, monitoring, the flag
+ * provider and the build watch have run and the network is idle, and answers every script it
+ * loaded with its gzip size and group, plus the totals per group and of all deferred groups.
  */
 export async function measureFirstVisit(browser, pageUrl, budget = readBundleBudget()) {
   const context = await browser.newContext();
@@ -60,6 +65,7 @@ export async function measureFirstVisit(browser, pageUrl, budget = readBundleBud
       () =>
         document.documentElement.dataset.startup === 'done' &&
         document.documentElement.dataset.flags !== undefined &&
+        document.documentElement.dataset.buildWatch === 'on' &&
         window.DD_RUM !== undefined,
       undefined,
       { timeout: 30_000 },
@@ -72,9 +78,9 @@ export async function measureFirstVisit(browser, pageUrl, budget = readBundleBud
         gzipBytes: await gzipBytes(url),
       })),
     );
-    const totals = { page: 0, monitoring: 0, flags: 0 };
+    const totals = Object.fromEntries(['page', ...Object.keys(budget.deferred)].map((g) => [g, 0]));
     for (const script of scripts) totals[script.group] += script.gzipBytes;
-    return { scripts, totals };
+    return { scripts, totals, deferred: deferredBytes(totals, budget) };
   } finally {
     await context.close();
   }

@@ -5,10 +5,26 @@ import type { Server } from 'node:http';
 import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
 import express from 'express';
-import type { ServerBuild } from 'react-router';
+import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router';
+import { VIDEO_BASE_PATH } from '@showroom/contracts/video';
 import { API_MOUNT_PATH, createApiProxy } from './api-proxy.js';
 import { apiTarget } from './api-target.js';
+import {
+  buildPollInterval,
+  buildTimeLabel,
+  readBuildMeta,
+  type BuildMeta,
+  type DocumentBuild,
+} from './build-info.js';
+import { buildsRouter, prerenderedPaths, routeRuleRedirects } from './builds.js';
+import type { ShowroomLoadContext } from './load-context.js';
+import { createFaultWatch } from './fault-watch.js';
+import { createPageCache } from './page-cache.js';
 import { profileHandler, PROFILE_ROUTE, type RuntimeProfiles } from './profiles.js';
+import { loadRouteRules, routeRulesFile, type RouteRules } from './route-rules.js';
+import { slowImages } from './slow-images.js';
+import { SLOW_IMAGE_PATH } from '@showroom/contracts/faults';
+import { videoFaults } from './video-faults.js';
 
 /** Exports of app/entry.server.tsx that the server calls besides rendering. */
 interface EntryExtras {
@@ -36,6 +52,13 @@ function parsePort(raw: string | undefined, fallback: number): number {
 }
 
 async function createApp(): Promise<express.Express> {
+  // Read before anything listens: a bad interval stops start-up; bad route rules never do.
+  const pollIntervalMs = buildPollInterval();
+  const rulesFile = routeRulesFile(WEB_ROOT);
+  const routeRules = loadRouteRules(rulesFile, (message) => console.warn(message));
+  console.log(
+    `Showroom web: ${Object.keys(routeRules).length} route rule(s) from ${rulesFile}; new-build check every ${pollIntervalMs} ms`,
+  );
   const app = express();
   app.disable('x-powered-by');
   // The api under this origin (before compression, which would hold back streamed answers).
@@ -48,6 +71,14 @@ async function createApp(): Promise<express.Express> {
     response.setHeader('Document-Policy', 'js-profiling');
     next();
   });
+  // The video demo's faults (a held or missing segment, never cached), before its files.
+  app.use(VIDEO_BASE_PATH, videoFaults());
+
+  // Slow product images of a fault flag (decision 010): the api names them, this honours them.
+  const imageDir = dev
+    ? path.join(WEB_ROOT, 'public', 'img')
+    : path.join(WEB_ROOT, 'build', 'client', 'img');
+  app.use(SLOW_IMAGE_PATH, slowImages(imageDir));
 
   if (dev) {
     const vite = await import('vite');
@@ -59,11 +90,15 @@ async function createApp(): Promise<express.Express> {
     const loadBuild = () =>
       viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
     runStartupChecks(await loadBuild());
+    const now = new Date();
+    const meta: BuildMeta = { id: `dev-${buildTimeLabel(now)}`, timestamp: now.toISOString() };
+    mountBuildRoutes(app, meta, routeRules);
     // Profiles are read from the current build, so an edit shows without a restart.
     app.get(
       PROFILE_ROUTE,
       profileHandler(async () => runStartupChecks(await loadBuild())),
     );
+    const getLoadContext = loadContextFor({ id: meta.id, pollIntervalMs });
     app.use(createRequestHandler({ build: loadBuild, mode: 'development', getLoadContext }));
     return app;
   }
@@ -71,6 +106,12 @@ async function createApp(): Promise<express.Express> {
   const clientDir = path.join(WEB_ROOT, 'build', 'client');
   const build = (await import(path.join(WEB_ROOT, 'build', 'server', 'index.js'))) as ServerBuild;
   const profiles = runStartupChecks(build);
+  const meta = readBuildMeta(path.join(WEB_ROOT, 'build'), build.assets.version, (message) =>
+    console.warn(message),
+  );
+  console.log(`Showroom web: build ${meta.id}`);
+  recordBuildMarker(meta.id);
+  mountBuildRoutes(app, meta, routeRules);
   app.get(
     PROFILE_ROUTE,
     profileHandler(() => profiles),
@@ -80,18 +121,58 @@ async function createApp(): Promise<express.Express> {
     '/assets',
     express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }),
   );
-  app.use('/img', express.static(path.join(clientDir, 'img'), { maxAge: '7d' }));
+  // A missing image answers 404 here (broken image URLs of a fault flag), not a rendered page.
+  app.use('/img', express.static(imageDir, { maxAge: '7d', fallthrough: false }));
+  // The video demo's DASH manifest and segments change only with a new build, like the images.
+  app.use(VIDEO_BASE_PATH, express.static(path.join(clientDir, 'video'), { maxAge: '7d' }));
   app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+  const getLoadContext = loadContextFor({ id: meta.id, pollIntervalMs });
+  // Pages that do not depend on the shopper are rendered once per TTL (server/page-cache.ts).
+  const render = createFetchHandler(build, 'production');
+  app.use(
+    createPageCache({
+      render: (request) => render(request, getLoadContext()),
+      bypass: createFaultWatch(apiTarget()),
+    }),
+  );
   app.use(createRequestHandler({ build, mode: 'production', getLoadContext }));
   return app;
+}
+
+/**
+ * Tells the api this build now serves, for the change markers the inspector shows beside what
+ * a deploy changed (docs/decisions/011-scenario-catalogue.md); the api records each build id
+ * once. A failure is only logged: markers never keep the shop from starting.
+ */
+function recordBuildMarker(buildId: string): void {
+  fetch(`${apiTarget()}/markers/builds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ buildId, operator: 'web server' }),
+  }).then(
+    (response) => {
+      if (!response.ok) console.warn(`Showroom web: build marker answered ${response.status}`);
+    },
+    (error: unknown) => console.warn(`Showroom web: build marker not recorded (${String(error)})`),
+  );
+}
+
+/**
+ * The build's own routes (R-7.1, R-7.2) and the route rules' redirects (R-4.9), ahead of the
+ * static files and the pages.
+ */
+function mountBuildRoutes(app: express.Express, meta: BuildMeta, routeRules: RouteRules): void {
+  const warn = (message: string) => console.warn(message);
+  app.use(buildsRouter({ meta, routeRules, prerendered: prerenderedPaths(apiTarget(), warn) }));
+  app.use(routeRuleRedirects(routeRules));
 }
 
 /**
  * A new object per request, shared by every loader of that page load: loaders remember what
  * they asked the api for on it (app/lib/departments.server.ts), so a page asks once.
  */
-function getLoadContext(): Record<string, never> {
-  return {};
+function loadContextFor(build: DocumentBuild): () => ShowroomLoadContext {
+  return () => ({ build });
 }
 
 /**

@@ -33,8 +33,34 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_IN_USE',
   /** A rollout change on an allocation without a split. */
   'ALLOCATION_HAS_NO_SPLIT',
-  /** Too many requests; retry later. */
+  /** Sign-up with an e-mail address an account already has; `field` is `email`. */
+  'EMAIL_TAKEN',
+  /** Sign-in with an unknown e-mail address or a wrong password (one answer for both). */
+  'INVALID_CREDENTIALS',
+  /** A verification code that does not match; `field` is `code`. */
+  'CODE_INVALID',
+  /** A verification code older than its ten minutes; ask for a new one. */
+  'CODE_EXPIRED',
+  /** Five wrong codes: this code is locked; ask for a new one. */
+  'CODE_LOCKED',
+  /** No sign-up or e-mail change is waiting for a code in this session. */
+  'NO_PENDING_VERIFICATION',
+  /** Already a member of the loyalty programme. */
+  'ALREADY_MEMBER',
+  /** Signed in: sign out before creating another account. */
+  'ALREADY_SIGNED_IN',
+  /** Too many requests; retry later (Retry-After says when). */
   'RATE_LIMITED',
+  /**
+   * A part of the shop is not answering right now (a fault flag aimed at this shopper,
+   * docs/decisions/010-fault-flags.md); try again later.
+   */
+  'SERVICE_UNAVAILABLE',
+  /**
+   * The api cannot reach its database (stopped, restarting, unreachable): nothing was changed;
+   * try again in a few seconds (Retry-After). The api recovers by itself when it returns.
+   */
+  'DATABASE_UNAVAILABLE',
   /** The web server could not reach the api behind it (answered by the web's /api proxy). */
   'API_UNREACHABLE',
   /** Anything unexpected; details stay in the api's log. */

@@ -39,4 +39,14 @@ describe('buildFlagSubject', () => {
       attributes: { browser: 'Safari' },
     });
   });
+
+  it('carries the loyalty tier and membership of an account persona (decision 008)', () => {
+    const subject = buildFlagSubject(
+      { ...DEMO_USER, id: 'acc_x', tier: 'gold', loyaltyMember: true },
+      'Chrome',
+    );
+    expect(subject.targetingKey).toBe('acc_x');
+    expect(subject.attributes).toMatchObject({ tier: 'gold', loyaltyMember: true });
+    expect(buildFlagSubject(DEMO_USER, 'Chrome').attributes).not.toHaveProperty('tier');
+  });
 });

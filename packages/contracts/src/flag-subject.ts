@@ -1,5 +1,9 @@
 import type { BrowserFamily } from './browser-family.js';
+import type { PersonaTier } from './accounts.js';
 import type { SampleShopper } from './shopper.js';
+
+/** A sample shopper or an account, with its loyalty standing when known (decision 008). */
+export type FlagPersona = SampleShopper & { tier?: PersonaTier; loyaltyMember?: boolean };
 
 /**
  * Who a flag is evaluated for: the targeting key and the attributes targeting rules can name.
@@ -16,12 +20,16 @@ export interface FlagSubject {
     team?: string;
     useDiscount?: boolean | null;
     useNewCheckoutFlow?: boolean;
+    tier?: PersonaTier;
+    loyaltyMember?: boolean;
   };
 }
 
 /** Attribute names a targeting rule may use (the operator page offers these). */
 export const TARGETING_ATTRIBUTES = [
   'team',
+  'tier',
+  'loyaltyMember',
   'useDiscount',
   'useNewCheckoutFlow',
   'browser',
@@ -36,10 +44,7 @@ export const TARGETING_ATTRIBUTES = [
  * so a rule on `browser`, `team` or a null `useDiscount` means the same on both sides. Without
  * a shopper the targeting key is empty: rules that need one assign nothing.
  */
-export function buildFlagSubject(
-  shopper: SampleShopper | null,
-  browser: BrowserFamily,
-): FlagSubject {
+export function buildFlagSubject(shopper: FlagPersona | null, browser: BrowserFamily): FlagSubject {
   if (!shopper) return { targetingKey: '', attributes: { browser } };
   return {
     targetingKey: shopper.id,
@@ -51,6 +56,8 @@ export function buildFlagSubject(
       team: shopper.team,
       useDiscount: shopper.useDiscount,
       useNewCheckoutFlow: shopper.useNewCheckoutFlow,
+      ...(shopper.tier === undefined ? {} : { tier: shopper.tier }),
+      ...(shopper.loyaltyMember === undefined ? {} : { loyaltyMember: shopper.loyaltyMember }),
     },
   };
 }

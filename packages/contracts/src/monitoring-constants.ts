@@ -7,6 +7,20 @@ export const MONITORING_ACTIONS = {
   beginCheckout: 'begin checkout',
   placeOrder: 'place order',
   loyaltySignUp: 'loyalty sign-up',
+  /** A results view of /search: `query_length` and `result_count`, never the query's text. */
+  search: 'search',
+  /** The same view when nothing matched (sent besides `search`). */
+  zeroResultSearch: 'zero-result search',
+  /**
+   * The video quality demo (docs/decisions/013-video-demo.md): each carries the playback's
+   * quality-of-experience numbers (`video_*`). `video start` when the playhead first moves,
+   * `video rebuffer` when a rebuffering begins, `video error` on a playback failure, and
+   * `video summary` once at the end of each playback (ended, failed, or the page hidden or left).
+   */
+  videoStart: 'video start',
+  videoRebuffer: 'video rebuffer',
+  videoError: 'video error',
+  videoSummary: 'video summary',
 } as const;
 
 export type MonitoringActionName = (typeof MONITORING_ACTIONS)[keyof typeof MONITORING_ACTIONS];

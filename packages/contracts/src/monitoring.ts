@@ -68,6 +68,15 @@ export const TimelineEntrySchema = Type.Object({
   viewId: Type.Union([Type.String(), Type.Null()]),
   title: Type.String(),
   usrId: Type.Union([Type.String(), Type.Null()], { description: "The event's `usr.id`" }),
+  usr: Type.Union(
+    [
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+      Type.Null(),
+    ],
+    {
+      description: "The event's `usr`: id, name, e-mail, team, tier, loyaltyMember (decision 008)",
+    },
+  ),
   featureFlags: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
     description: "The event's `feature_flags`",
   }),

@@ -29,6 +29,7 @@ export const PaymentMethodSchema = Type.Object(
     last4: Type.String({ pattern: '^\\d{4}$' }),
     expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
     expYear: Type.Integer(),
+    isDefault: Type.Boolean({ description: 'Offered first at checkout' }),
     createdAt: Type.String(),
   },
   { $id: 'PaymentMethod' },

@@ -1,3 +1,5 @@
+import { mulberry32 } from '@showroom/contracts/random';
+
 /** Deterministic PRNG (mulberry32) so every build renders identical images. */
 export interface Rng {
   /** Float in [0, 1). */
@@ -11,14 +13,7 @@ export interface Rng {
 }
 
 export function createRng(seed: number): Rng {
-  let a = (seed * 2654435761) >>> 0 || 1;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32((seed * 2654435761) >>> 0 || 1);
   return {
     next,
     range: (min, max) => min + (max - min) * next(),

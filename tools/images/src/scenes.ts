@@ -728,6 +728,8 @@ export interface ProductShot {
   product: CatalogProduct;
   set: PhotoSet;
   view: number;
+  /** Camera yaw in degrees instead of the set's own (the video's turntable turns it). */
+  yaw?: number;
 }
 
 function seedFor(id: number, set: PhotoSet): number {
@@ -798,6 +800,7 @@ export function renderProductSvg(shot: ProductShot, W = 1200, H = 900): string {
   }
   if (style === 'pop') yaw = -model.yaw;
   if (style === 'luxe-studio') yaw = -model.yaw * 0.6;
+  if (shot.yaw !== undefined) yaw = shot.yaw;
   if (model.mount === 'wall') yaw = Math.max(-30, Math.min(30, yaw));
   let rect: Rect;
   let alignY = 1;

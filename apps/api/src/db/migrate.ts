@@ -3,6 +3,10 @@ import * as catalog from './migrations/001-catalog.js';
 import * as flags from './migrations/002-flags.js';
 import * as shop from './migrations/003-shop.js';
 import * as monitoring from './migrations/004-monitoring.js';
+import * as accounts from './migrations/005-accounts.js';
+import * as search from './migrations/006-search.js';
+import * as scenarios from './migrations/007-scenarios.js';
+import * as retention from './migrations/008-retention.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +14,10 @@ const migrations: Record<string, Migration> = {
   '002-flags': flags,
   '003-shop': shop,
   '004-monitoring': monitoring,
+  '005-accounts': accounts,
+  '006-search': search,
+  '007-scenarios': scenarios,
+  '008-retention': retention,
 };
 
 const provider: MigrationProvider = {

@@ -18,6 +18,8 @@ export interface ProductTable {
   /** JSON array of material names. */
   materials: string;
   colour: string;
+  /** colourName(colour) of @showroom/contracts/colours (migration 006-search). */
+  colour_name: ColumnType<string, string | undefined, string>;
   width_cm: number;
   depth_cm: number;
   height_cm: number;
@@ -44,6 +46,71 @@ export interface SessionTable {
   shopper_team: string | null;
   shopper_use_discount: number;
   shopper_use_new_checkout_flow: number;
+  /** 'browser' (the id is a cookie) or 'account' (an account's data owner; migration 005). */
+  kind: ColumnType<'browser' | 'account', 'browser' | 'account' | undefined>;
+  /** On a browser session: the account signed in there. */
+  account_id: ColumnType<string | null, string | null | undefined>;
+  /** Profile edits of a session without an account (an account keeps its own). */
+  profile_name: ColumnType<string | null, string | null | undefined>;
+  profile_email: ColumnType<string | null, string | null | undefined>;
+  address1: ColumnType<string | null, string | null | undefined>;
+  address2: ColumnType<string | null, string | null | undefined>;
+  city: ColumnType<string | null, string | null | undefined>;
+  postal_code: ColumnType<string | null, string | null | undefined>;
+  country: ColumnType<string | null, string | null | undefined>;
+}
+
+/** Accounts, codes, the outbox and loyalty (migration 005-accounts). */
+export interface AccountTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  owner_session_id: string;
+  team: string;
+  use_discount: number;
+  use_new_checkout_flow: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VerificationTable {
+  session_id: string;
+  purpose: 'signup' | 'email-change';
+  email: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  resend_after: string;
+  name: string | null;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface OutboxMessageTable {
+  id: string;
+  session_id: string;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  created_at: string;
+}
+
+export interface LoyaltyMembershipTable {
+  id: string;
+  session_id: string;
+  points: number;
+  birthday: string | null;
+  joined_at: string;
+}
+
+export interface LoyaltyPointsTable {
+  id: string;
+  membership_id: string;
+  points: number;
+  reason: 'order' | 'welcome';
+  order_id: string | null;
+  created_at: string;
 }
 
 export interface CartLineTable {
@@ -63,6 +130,7 @@ export interface PaymentMethodTable {
   exp_month: number;
   exp_year: number;
   token: string;
+  is_default: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 
@@ -220,6 +288,8 @@ export interface RumSessionTable {
   /** 0/1: a replay segment arrived for this session. */
   has_replay: ColumnType<number, number | undefined, number>;
   received_at: BigintColumn;
+  /** The scenario whose link opened the session (its events' `context.scenario`), migration 007. */
+  scenario: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The highest `_dd.document_version` of each view. */
@@ -290,4 +360,37 @@ export interface Database {
   rum_views: RumViewTable;
   rum_events: RumEventTable;
   rum_session_flags: RumSessionFlagTable;
+  accounts: AccountTable;
+  verifications: VerificationTable;
+  outbox_messages: OutboxMessageTable;
+  loyalty_memberships: LoyaltyMembershipTable;
+  loyalty_points: LoyaltyPointsTable;
+  scenario_runs: ScenarioRunTable;
+  change_markers: ChangeMarkerTable;
+}
+
+/** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
+export interface ScenarioRunTable {
+  id: Generated<number>;
+  scenario_id: string;
+  started_at: EpochMillisColumn;
+  started_by: string;
+  stopped_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+  stopped_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: `FlagRestore[]`, each changed flag's state before the run. */
+  restore: string;
+}
+
+/** A scenario started or stopped, a new build (flag changes are `flag_audit` rows). */
+export interface ChangeMarkerTable {
+  id: Generated<number>;
+  kind: string;
+  subject: string;
+  action: string;
+  operator: string;
+  at: EpochMillisColumn;
+  before: string | null;
+  after: string | null;
+  /** JSON array of flag keys. */
+  flag_keys: string;
 }

@@ -1,6 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '@showroom/contracts/errors';
-import { ApiError, errorBody } from './errors.js';
+import { ApiError, errorBody, RetryLaterError } from './errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
+
+/** Retry-After of a 503 DATABASE_UNAVAILABLE, in seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 interface ValidationIssue {
   instancePath?: string;
@@ -20,6 +24,7 @@ export function fieldOfValidationIssue(issue: ValidationIssue): string | undefin
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
+      if (error instanceof RetryLaterError) reply.header('retry-after', error.retryAfterSeconds);
       return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.field));
     }
     if (error.validation && error.validation.length > 0) {
@@ -30,6 +35,20 @@ export function registerErrorHandlers(app: FastifyInstance): void {
         ? `${where}.${field} ${issue.message ?? 'is invalid'}`
         : `${where} ${issue.message ?? 'is invalid'}`;
       return reply.status(400).send(errorBody('VALIDATION_ERROR', message, field));
+    }
+    // The database is away (stopped, restarting, unreachable): a clear 503 the browser may retry,
+    // not a 500; the next request tries again, so the api recovers once it is back.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+      return reply
+        .status(503)
+        .send(
+          errorBody(
+            'DATABASE_UNAVAILABLE',
+            'The shop cannot reach its database right now; try again in a few seconds',
+          ),
+        );
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -46,6 +65,26 @@ export function registerErrorHandlers(app: FastifyInstance): void {
         errorBody('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
       ),
   );
+}
+
+/**
+ * Errors Fastify raises before routing (a broken percent-encoding in the path:
+ * FST_ERR_BAD_URL), which do not reach the error handler: answered in the same envelope.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed before routing');
+    void reply.status(500).send(errorBody('INTERNAL', 'Internal Server Error'));
+    return;
+  }
+  const message =
+    error.code === 'FST_ERR_BAD_URL' ? 'The URL has a broken percent-encoding' : error.message;
+  void reply.status(status).send(errorBody(clientErrorCode(status), message));
 }
 
 /** The contract's code for a 4xx that Fastify raised itself (body parsing, limits, media type). */

@@ -14,6 +14,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A 429 answered with `Retry-After` (seconds). */
+export class RetryLaterError extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(429, 'RATE_LIMITED', message);
+  }
+}
+
 export function notFound(message: string): ApiError {
   return new ApiError(404, 'NOT_FOUND', message);
 }

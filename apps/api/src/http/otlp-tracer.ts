@@ -1,8 +1,15 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { RequestTracer } from './request-tracing.js';
+import type { ChildSpan, RequestTracer, SpanAttributes } from './request-tracing.js';
 
 /**
  * Exports each request's server span over OTLP/HTTP (JSON). The exporter reads the standard
@@ -44,20 +51,55 @@ export function createOtlpTracer(options: {
         parentContext,
       );
       const { traceId, spanId } = span.spanContext();
+      const spanContext = trace.setSpan(parentContext, span);
+      // A recorded error keeps its message: the 5xx status below does not replace it.
+      let errored = false;
       return {
         traceId,
         spanId,
+        setAttributes(attributes) {
+          span.setAttributes(attributes);
+        },
+        recordError(error, attributes) {
+          errored = true;
+          recordError(span, error, attributes);
+        },
+        startChild(name, attributes): ChildSpan {
+          const child = tracer.startSpan(
+            name,
+            { kind: SpanKind.CLIENT, ...(attributes ? { attributes } : {}) },
+            spanContext,
+          );
+          return {
+            setAttributes: (more) => void child.setAttributes(more),
+            recordError: (error, more) => recordError(child, error, more),
+            end: () => child.end(),
+          };
+        },
         end({ statusCode, route }) {
           if (route) {
             span.updateName(`${request.method} ${route}`);
             span.setAttribute('http.route', route);
           }
           span.setAttribute('http.response.status_code', statusCode);
-          if (statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          if (statusCode >= 500 && !errored) span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
         },
       };
     },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/**
+ * Status error with the error's message, and an `exception` event as OpenTelemetry's semantic
+ * conventions name it (`exception.type`, `exception.message`) with the caller's attributes.
+ */
+function recordError(span: Span, error: Error, attributes?: SpanAttributes): void {
+  span.addEvent('exception', {
+    'exception.type': error.name,
+    'exception.message': error.message,
+    ...attributes,
+  });
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }

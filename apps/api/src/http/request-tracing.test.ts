@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
-import type { RequestTracer } from './request-tracing.js';
+import { createRecordingTracer } from '../test/recording-tracer.js';
 
 const WEB_ORIGIN = 'http://localhost:3000';
 const TRACE_ID = '0000000000000000576cf2ef9de2b2a4';
@@ -31,26 +31,7 @@ interface LogLine {
 let testDb: TestDatabase;
 let app: FastifyInstance;
 const lines: LogLine[] = [];
-const ended: { traceId: string; parent: string | null; statusCode: number; route?: string }[] = [];
-
-/** Records spans as an exporter would, so the test sees what the OTLP tracer is handed. */
-const recordingTracer: RequestTracer = {
-  startSpan: (_request, parent) => {
-    const span = {
-      traceId: parent?.traceId ?? 'f'.repeat(32),
-      spanId: '00000000000000aa',
-      end: (result: { statusCode: number; route: string | undefined }) =>
-        void ended.push({
-          traceId: span.traceId,
-          parent: parent?.parentSpanId ?? null,
-          statusCode: result.statusCode,
-          route: result.route,
-        }),
-    };
-    return span;
-  },
-  shutdown: () => Promise.resolve(),
-};
+const { tracer: recordingTracer, ended } = createRecordingTracer();
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -117,6 +98,9 @@ describe('tracing: the api continues the browser trace', () => {
       parent: PARENT_ID,
       statusCode: 200,
       route: '/monitoring/stats',
+      attributes: {},
+      errors: [],
+      children: [],
     });
   });
 

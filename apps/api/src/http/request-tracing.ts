@@ -3,12 +3,42 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomHex } from './random-bytes.js';
 import { extractParentTrace, traceLogBindings, type ParentTrace } from './trace-context.js';
 
+/** Span attribute values: flat, as OpenTelemetry takes them. */
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+/**
+ * A span inside a request's server span: one unit of work worth seeing on its own in the trace
+ * (a database query). Ends once, with `end()`.
+ */
+export interface ChildSpan {
+  setAttributes(attributes: SpanAttributes): void;
+  /** The work failed: status error and an exception event carrying `error`'s name and message. */
+  recordError(error: Error, attributes?: SpanAttributes): void;
+  end(): void;
+}
+
 /** The server span of one request. */
 export interface RequestSpan {
   traceId: string;
   spanId: string;
+  /** Attributes learnt while handling the request (the persona: `usr.id`, `usr.tier`). */
+  setAttributes(attributes: Record<string, string | number | boolean>): void;
+  /**
+   * The request failed because of `error` even when its answer is a 4xx (a declined payment
+   * caused by a fault flag, decision 010): status error and an exception event.
+   */
+  recordError(error: Error, attributes?: SpanAttributes): void;
+  /** Starts a span under this one, named for what it does (`SELECT cart_lines`). */
+  startChild(name: string, attributes?: SpanAttributes): ChildSpan;
   end(result: { statusCode: number; route: string | undefined }): void;
 }
+
+/** A child span that records nothing (the default tracer only mints ids). */
+export const noopChildSpan: ChildSpan = {
+  setAttributes: () => {},
+  recordError: () => {},
+  end: () => {},
+};
 
 /**
  * Starts a request's server span under the browser's trace (or a new trace). The default one
@@ -23,6 +53,9 @@ export const idOnlyTracer: RequestTracer = {
   startSpan: (_request, parent) => ({
     traceId: parent?.traceId ?? randomHex(16),
     spanId: randomHex(8),
+    setAttributes: () => {},
+    recordError: () => {},
+    startChild: () => noopChildSpan,
     end: () => {},
   }),
   shutdown: () => Promise.resolve(),

@@ -42,3 +42,46 @@ export function createCatalogSeed(): CatalogSeed {
     ],
   };
 }
+
+/**
+ * A catalog for search and filters: four departments whose products differ in name,
+ * description, colour (grey, blue, brown, natural, beige, red), materials, price and stock.
+ * "sofa" is in two names, one description of a sofa and one of a lamp; "oak" in a name, a
+ * material and one description only.
+ */
+export function createSearchCatalogSeed(): CatalogSeed {
+  // id | department | name | kind | colour | materials | price | stock | description
+  const rows = [
+    '1|sofas|Haven Three-Seater Sofa|sofa|#7d8a96|linen blend,hardwood frame|129900|5|Deep cushions for long evenings with the family.',
+    '2|sofas|Nook Velvet Loveseat|loveseat|#3d4a66|cotton velvet,beech frame|79900|0|A compact two-seater that sits beside any sofa.',
+    '3|sofas|Camden Chesterfield Sofa|sofa|#5a2e1f|full-grain leather,hardwood frame|249900|2|Buttoned leather on a deep frame.',
+    '4|tables|Fjord Oak Dining Table|dining-table|#a47551|solid oak,matte lacquer|89900|14|Seats six around a generous top.',
+    '5|tables|Harbour Writing Desk|desk|#7a5236|walnut veneer,steel|54900|9|Built from oak offcuts, with a cable tray.',
+    '6|chairs|Tove Bouclé Armchair|armchair|#efe8dc|wool bouclé,oak legs|59900|4|A rounded armchair wrapped in textured yarn.',
+    '7|lighting|Pivot Desk Lamp|desk-lamp|#c0392b|lacquered steel,aluminium|12900|30|An adjustable lamp that clamps to any surface.',
+    '8|lighting|Arc Brass Floor Lamp|floor-lamp|#e8dcc4|brushed brass,linen shade|34900|0|A warm glow over the sofa.',
+  ];
+  return {
+    departments: ['tables', 'chairs', 'sofas', 'lighting'].map((slug) => ({
+      slug,
+      name: `${slug.charAt(0).toUpperCase()}${slug.slice(1)}`,
+      description: `${slug}.`,
+    })),
+    products: rows.map((row) => {
+      const [id, department, name, kind, colour, materials, price, stock, description] = row.split(
+        '|',
+      ) as [string, string, string, string, string, string, string, string, string];
+      return createSeedProduct({
+        id: Number(id),
+        department,
+        name,
+        kind,
+        colour,
+        materials: materials.split(','),
+        priceCents: Number(price),
+        stock: Number(stock),
+        description,
+      });
+    }),
+  };
+}

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 /**
  * RUM events shaped like @datadog/browser-rum 7 sends them on the rum track (trimmed to the
  * fields the monitoring module reads, plus a few it must ignore).
@@ -127,3 +128,17 @@ export function createRumVital(
 
 export const ndjson = (events: unknown[]) =>
   events.map((event) => JSON.stringify(event)).join('\n');
+
+/** Posts RUM events to the app's intake as the SDK does (the rum track) and expects 202. */
+export async function sendRum(
+  app: { inject: FastifyInstance['inject'] },
+  events: unknown[],
+): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/intake?ddforward=${encodeURIComponent('/api/v2/rum?ddsource=browser')}`,
+    headers: { 'content-type': 'text/plain' },
+    payload: ndjson(events),
+  });
+  if (res.statusCode !== 202) throw new Error(`intake answered ${res.statusCode}: ${res.body}`);
+}

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 export interface Bar {
   label: string;
@@ -23,11 +23,14 @@ export function BarChart({
   bars,
   max,
   testId,
+  annotations,
 }: {
   title: string;
   bars: Bar[];
   max?: number;
   testId?: string;
+  /** Shown under the bars: the changes that explain them (change markers). */
+  annotations?: ReactNode;
 }) {
   const titleId = useId();
   const scale = max ?? Math.max(1, ...bars.map((bar) => bar.value));
@@ -77,6 +80,7 @@ export function BarChart({
           })}
         </svg>
       )}
+      {annotations}
     </figure>
   );
 }

@@ -4,6 +4,10 @@ import { productPath } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
 import { ProductImage } from './product-image';
 
+/**
+ * One product in a grid, under a heading of level 2 (its name is an h3). The photo is
+ * decorative (empty alt): the product's name is the link's text right under it.
+ */
 export function ProductCard({
   product,
   priority = false,
@@ -13,15 +17,16 @@ export function ProductCard({
 }) {
   return (
     <article className="product-card" data-testid="product-card">
-      <Link to={productPath(product)} className="product-card__link">
+      <Link to={productPath(product)} prefetch="intent" className="product-card__link">
         <div className="product-card__image">
           <ProductImage
             productId={product.id}
             set="std"
             view={0}
-            alt={product.name}
+            alt=""
             sizes="(max-width: 640px) 100vw, (max-width: 1100px) 45vw, 280px"
             priority={priority}
+            hint={product.imageHint}
           />
         </div>
         <h3 className="product-card__name">{product.name}</h3>

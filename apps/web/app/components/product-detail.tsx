@@ -18,7 +18,7 @@ export function ProductDetail({ product, edition }: { product: Product; edition:
   const photoSet = special ? 'se' : newPhotos ? 'new' : 'std';
   return (
     <article className="product-detail" data-testid="product-detail" data-edition={edition}>
-      <ProductGallery productId={product.id} name={name} set={photoSet} />
+      <ProductGallery productId={product.id} name={name} set={photoSet} hint={product.imageHint} />
       <div className="product-detail__info">
         <nav className="breadcrumbs" aria-label="Breadcrumb">
           <Link to="/">Home</Link> /{' '}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { viewsFor, type PhotoSet, type PhotoView } from '@showroom/contracts/product-images';
+import type { ImageHint } from '@showroom/contracts/faults';
 import { ProductImage } from './product-image';
 
 const VIEW_LABELS = ['In a room', 'Front view', 'Close-up'];
@@ -9,10 +10,13 @@ export function ProductGallery({
   productId,
   name,
   set,
+  hint,
 }: {
   productId: number;
   name: string;
   set: PhotoSet;
+  /** The api's image hint (an image fault flag, decision 010). */
+  hint?: ImageHint | undefined;
 }) {
   const [active, setActive] = useState<PhotoView>(0);
   const viewList = viewsFor(set);
@@ -27,6 +31,7 @@ export function ProductGallery({
           alt={`${name} — ${VIEW_LABELS[active] ?? 'photo'}`}
           sizes="(max-width: 900px) 100vw, 640px"
           priority
+          hint={hint}
         />
       </div>
       <div className="gallery__thumbs" role="group" aria-label="Photos">
@@ -39,7 +44,14 @@ export function ProductGallery({
             aria-label={`Show ${VIEW_LABELS[view] ?? `photo ${view + 1}`}`}
             onClick={() => setActive(view)}
           >
-            <ProductImage productId={productId} set={set} view={view} alt="" sizes="96px" />
+            <ProductImage
+              productId={productId}
+              set={set}
+              view={view}
+              alt=""
+              sizes="96px"
+              hint={hint}
+            />
           </button>
         ))}
       </div>

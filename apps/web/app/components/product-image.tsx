@@ -1,6 +1,8 @@
 import { useContext } from 'react';
 import { preload } from 'react-dom';
 import { InlinePreviewContext } from './inline-preview';
+import { hintedImageUrls, type ImageHint } from '@showroom/contracts/faults';
+import { reportFault } from '../monitoring/track';
 import {
   HERO_IMAGE_SIZES,
   HERO_PRODUCT_ID,
@@ -36,6 +38,18 @@ interface PictureProps {
   sizes: string;
   priority: boolean;
   className: string | undefined;
+  /** Called with the `<img>` when React attaches to it and when it fails to load. */
+  watch?: (img: HTMLImageElement | null) => void;
+}
+
+/**
+ * A product photo that failed (decision 010): one RUM error per URL. Checked when React
+ * attaches to the image too, since it may have failed before the page was interactive.
+ */
+function reportIfBroken(img: HTMLImageElement | null) {
+  if (img?.complete && !img.naturalWidth && img.currentSrc) {
+    reportFault('productImageFailed', img.currentSrc);
+  }
 }
 
 /**
@@ -43,7 +57,7 @@ interface PictureProps {
  * width/height reserve the box before the image loads (no layout shift); style
  * the `<img>` with `width: 100%; height: auto` (or `object-fit`) via className.
  */
-function ResponsivePicture({ image, alt, sizes, priority, className }: PictureProps) {
+function ResponsivePicture({ image, alt, sizes, priority, className, watch }: PictureProps) {
   // An above-the-fold image (often the LCP element) is announced in the document head, so its
   // download starts before the body is parsed and ahead of the scripts. Only the first (AVIF)
   // source: browsers skip a preload whose type they cannot decode.
@@ -82,6 +96,8 @@ function ResponsivePicture({ image, alt, sizes, priority, className }: PicturePr
         }
         // The browser renders without the preview; the server's attribute stays (not patched).
         suppressHydrationWarning={priority}
+        ref={watch}
+        onError={watch && ((event) => watch(event.currentTarget))}
       />
     </picture>
   );
@@ -100,6 +116,8 @@ export interface ProductImageProps {
   priority?: boolean;
   /** Applied to the `<img>`. */
   className?: string;
+  /** The api's image hint for this product (an image fault flag, decision 010). */
+  hint?: ImageHint | undefined;
 }
 
 export function ProductImage({
@@ -110,14 +128,23 @@ export function ProductImage({
   sizes,
   priority = false,
   className,
+  hint,
 }: ProductImageProps) {
+  const image = productImage(productId, set, view);
+  const hinted = (urls: string) => hintedImageUrls(urls, hint);
   return (
     <ResponsivePicture
-      image={productImage(productId, set, view)}
+      image={{
+        ...image,
+        src: hinted(image.src),
+        srcSet: hinted(image.srcSet),
+        sources: image.sources.map((source) => ({ ...source, srcSet: hinted(source.srcSet) })),
+      }}
       alt={alt}
       sizes={sizes}
       priority={priority}
       className={className}
+      watch={reportIfBroken}
     />
   );
 }

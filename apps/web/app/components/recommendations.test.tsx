@@ -23,7 +23,7 @@ function summary(id: number, name: string): ProductSummary {
   };
 }
 
-function page(candidates: Promise<ProductSummary[]>): ReactNode {
+function page(candidates: Promise<ProductSummary[] | null>): ReactNode {
   return (
     <MemoryRouter>
       <main>
@@ -79,6 +79,12 @@ describe('recommendations (deferred)', () => {
     const html = await settled(page(Promise.reject(new Error('api down'))));
     expect(html).toContain('data-testid="recommendations-unavailable"');
     expect(html).not.toContain('api down');
+    expect(html).not.toContain('You may also like');
+  });
+
+  it('candidates the api could not answer (null) show the same note', async () => {
+    const html = await settled(page(Promise.resolve(null)));
+    expect(html).toContain('data-testid="recommendations-unavailable"');
     expect(html).not.toContain('You may also like');
   });
 });

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Await } from 'react-router';
 import type { ProductSummary } from '@showroom/contracts/catalog';
 import { useStringFlagValue } from '../flags/use-flag';
@@ -7,6 +7,7 @@ import {
   isRecommendationStrategy,
   recommend,
 } from '../lib/recommendations';
+import { reportFault } from '../monitoring/track';
 import { ProductCard } from './product-card';
 
 const STRATEGY_TITLES = {
@@ -17,8 +18,11 @@ const STRATEGY_TITLES = {
 
 interface RecommendationsProps {
   product: { id: number; materials: string[] };
-  /** The department's products, still on their way (deferred by the page's loader). */
-  candidates: Promise<ProductSummary[]>;
+  /**
+   * The department's products, still on their way (deferred by the page's loader); null when
+   * the api could not answer them.
+   */
+  candidates: Promise<ProductSummary[] | null>;
 }
 
 /**
@@ -29,7 +33,13 @@ export function Recommendations({ product, candidates }: RecommendationsProps) {
   return (
     <Suspense fallback={<RecommendationsPending />}>
       <Await resolve={candidates} errorElement={<RecommendationsUnavailable />}>
-        {(resolved) => <RecommendationList product={product} candidates={resolved} />}
+        {(resolved) =>
+          resolved ? (
+            <RecommendationList product={product} candidates={resolved} />
+          ) : (
+            <RecommendationsUnavailable />
+          )
+        }
       </Await>
     </Suspense>
   );
@@ -44,6 +54,8 @@ function RecommendationsPending() {
 }
 
 export function RecommendationsUnavailable() {
+  // Reported to monitoring once per page (FAULT_RUM_ERRORS.recommendationsFailed, decision 010).
+  useEffect(() => reportFault('recommendationsFailed'), []);
   return (
     <p className="recommendations muted" data-testid="recommendations-unavailable">
       Recommendations are not available right now.

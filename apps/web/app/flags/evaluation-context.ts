@@ -1,14 +1,15 @@
 import type { EvaluationContext } from '@openfeature/web-sdk';
 import type { BrowserFamily } from '@showroom/contracts/browser-family';
 import { buildFlagSubject } from '@showroom/contracts/flag-subject';
-import type { SampleShopper } from '@showroom/contracts/shopper';
+import type { FlagPersona } from '@showroom/contracts/flag-subject';
 
 /**
  * R-4.19: the flag evaluation context is the stored identity plus the browser family — the
- * contract's flag subject, so the api's own evaluations see the same attributes.
+ * contract's flag subject, so the api's own evaluations see the same attributes. With a persona
+ * (decision 008) that is the account or the identity with `tier` and `loyaltyMember`.
  */
 export function buildEvaluationContext(
-  identity: SampleShopper | null,
+  identity: FlagPersona | null,
   browser: BrowserFamily,
 ): EvaluationContext {
   const subject = buildFlagSubject(identity, browser);

@@ -2,7 +2,8 @@ import { DatadogProvider } from '@datadog/openfeature-browser';
 import { OpenFeature, ProviderStatus, type Client } from '@openfeature/web-sdk';
 import type { StartupResult } from '../startup/orchestrator';
 import { readStoredIdentity } from '../startup/sample-identity';
-import { IDENTITY_KEYS } from '../startup/storage-keys';
+import { effectivePersona, PERSONA_EVENT } from '../startup/persona';
+import { IDENTITY_KEYS, PERSONA_KEY } from '../startup/storage-keys';
 import { connectFlagStore } from './connect-flag-store';
 import { buildEvaluationContext } from './evaluation-context';
 import { FLAG_INIT_ERROR, FLAG_SYNC_WARNING } from './flag-messages';
@@ -12,6 +13,9 @@ import { markFlagStatus } from './flag-store';
 // The flag provider chunk (`flag-provider-*.js`, apps/web/bundle-budget.json): the OpenFeature web
 // SDK, the Datadog provider and their start-up, loaded after hydration by load-flags.ts. Pages
 // read flags through the flag store (flag-store.ts), which this chunk feeds.
+
+/** The evaluation context last handed to OpenFeature, as JSON. */
+let lastContextKey = '';
 
 declare global {
   interface Window {
@@ -32,7 +36,9 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
         telemetry: !result.switches.webview,
       }),
     );
-    await OpenFeature.setContext(buildEvaluationContext(result.identity, result.browserFamily));
+    const context = buildEvaluationContext(result.persona, result.browserFamily);
+    lastContextKey = JSON.stringify(context);
+    await OpenFeature.setContext(context);
     const client = OpenFeature.getClient();
     // A console handle for presenters: `await showroomFlags.getBooleanDetails('show_payments', false)`.
     window.showroomFlags = client;
@@ -47,6 +53,9 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
     // evaluate through the client; until then they render their defaults.
     connectFlagStore(client);
     watchIdentityChanges(result);
+    // The shop's session may have named a new persona before this chunk listened (its calls do
+    // not wait for flags, README "Faults"): catch up once.
+    void syncFlagContext(result);
     if (!isDemoMode(result.profile)) return;
     await Promise.race([
       ready,
@@ -63,21 +72,32 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
   }
 }
 
-/** Re-syncs the evaluation context with the stored identity (R-8.6 warning on failure). */
+/**
+ * Re-syncs the evaluation context with the stored identity and the persona the api named
+ * (R-8.6 warning on failure).
+ */
 export async function syncFlagContext(result: StartupResult): Promise<void> {
   try {
-    await OpenFeature.setContext(
-      buildEvaluationContext(readStoredIdentity(localStorage), result.browserFamily),
-    );
+    const persona = effectivePersona(localStorage, readStoredIdentity(localStorage));
+    const context = buildEvaluationContext(persona, result.browserFamily);
+    // An unchanged context (the persona re-announced) is no reason to fetch assignments again.
+    const key = JSON.stringify(context);
+    if (key === lastContextKey) return;
+    lastContextKey = key;
+    await OpenFeature.setContext(context);
   } catch (error) {
     console.warn(FLAG_SYNC_WARNING, error);
   }
 }
 
-/** Another tab that changes the stored identity changes this tab's flag context too. */
+/**
+ * Another tab that changes the stored identity changes this tab's flag context too; so does a
+ * new persona on this page (a sign-in, a new tier; decision 008).
+ */
 function watchIdentityChanges(result: StartupResult): void {
-  const identityKeys = new Set<string>(Object.values(IDENTITY_KEYS));
+  const keys = new Set<string>([...Object.values(IDENTITY_KEYS), PERSONA_KEY]);
   window.addEventListener('storage', (event) => {
-    if (event.key !== null && identityKeys.has(event.key)) void syncFlagContext(result);
+    if (event.key !== null && keys.has(event.key)) void syncFlagContext(result);
   });
+  window.addEventListener(PERSONA_EVENT, () => void syncFlagContext(result));
 }

@@ -9,7 +9,7 @@ export default function DefaultLayout() {
   return (
     <div className="page">
       <Navbar departments={root?.departments ?? []} />
-      <main className="main">
+      <main id="main" className="main">
         <Outlet />
       </main>
       <Footer />

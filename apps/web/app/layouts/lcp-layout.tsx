@@ -20,7 +20,7 @@ export default function LcpLayout() {
           <Link to="/cart">Cart</Link>
         </nav>
       </header>
-      <main>
+      <main id="main">
         <Outlet />
       </main>
       <Footer />

@@ -1,4 +1,4 @@
-import { NavLink, Outlet } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/footer';
 import { LoyaltyBanner } from '../components/loyalty-banner';
 import { Navbar } from '../components/navbar';
@@ -17,14 +17,18 @@ export default function ListingLayout() {
           <ul>
             {departments.map((department) => (
               <li key={department.slug}>
-                <NavLink to={`/department/${department.slug}`}>
+                <NavLink to={`/department/${department.slug}`} prefetch="intent">
                   {department.name} <span className="muted">({department.productCount})</span>
                 </NavLink>
               </li>
             ))}
+            <li>
+              {/* A route rule's path (route-rules.json, R-4.9): it leads to a department. */}
+              <Link to="/sale">Sale</Link>
+            </li>
           </ul>
         </aside>
-        <main className="listing__main">
+        <main id="main" className="listing__main">
           <LoyaltyBanner />
           <Outlet />
         </main>

@@ -12,7 +12,7 @@ export default function ScenariosLayout() {
           Showroom scenarios
         </Link>
       </header>
-      <main className="main">
+      <main id="main" className="main">
         <Outlet />
       </main>
     </div>

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ErrorModalProvider } from '../components/error-modal';
 import { useRootData } from '../root';
-import { startBrowserSession } from '../startup/browser-startup';
+import { browserSessionStarted, startBrowserSession } from '../startup/browser-startup';
 import type { StartupResult } from '../startup/orchestrator';
-import { StartupContext } from '../startup/startup-context';
+import { ShopStartupContext, StartupContext } from '../startup/startup-context';
 
 /**
  * Wraps every route except /scenarios: runs the browser start-up sequence once per page load
@@ -16,10 +16,19 @@ export default function StartupLayout() {
   const profileIndex = root?.profileIndex;
   const documentProfile = root?.documentProfile;
   const [result, setResult] = useState<StartupResult | null>(null);
+  const [shopResult, setShopResult] = useState<StartupResult | null>(null);
   useEffect(() => {
     if (!profileIndex || !documentProfile) return;
     let active = true;
-    startBrowserSession({ profileIndex, documentProfile }).then(
+    const done = startBrowserSession({ profileIndex, documentProfile });
+    // The shop's calls start before the flag provider is ready (README "Faults").
+    browserSessionStarted().then(
+      (value) => {
+        if (active) setShopResult(value);
+      },
+      () => {}, // reported below, by the whole sequence
+    );
+    done.then(
       (value) => {
         if (active) setResult(value);
         document.documentElement.dataset.startup = 'done';
@@ -34,10 +43,12 @@ export default function StartupLayout() {
     };
   }, [profileIndex, documentProfile]);
   return (
-    <StartupContext.Provider value={result}>
-      <ErrorModalProvider>
-        <Outlet />
-      </ErrorModalProvider>
-    </StartupContext.Provider>
+    <ShopStartupContext.Provider value={shopResult ?? result}>
+      <StartupContext.Provider value={result}>
+        <ErrorModalProvider>
+          <Outlet />
+        </ErrorModalProvider>
+      </StartupContext.Provider>
+    </ShopStartupContext.Provider>
   );
 }

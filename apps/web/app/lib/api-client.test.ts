@@ -32,6 +32,15 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const apiError = (status: number, code: string, field?: string) =>
   json(status, { error: { code, message: `${code} happened`, ...(field ? { field } : {}) } });
 
+/** A fetch that never answers: it fails only when its signal aborts, with the signal's reason. */
+const hangingFetch = (onCall: () => void = () => {}) =>
+  ((_url: string, init: RequestInit) => {
+    onCall();
+    return new Promise((_resolve, reject) => {
+      init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+    });
+  }) as unknown as typeof fetch;
+
 const noWait = () => Promise.resolve();
 const clientWith = (fetchImpl: typeof fetch, baseUrl = 'http://shop.test/api/') =>
   createApiClient({ baseUrl, fetch: fetchImpl, sleep: noWait });
@@ -105,21 +114,41 @@ describe('the browser api client', () => {
     expect(seen[0]?.init.method).toBe('DELETE');
   });
 
-  it('gives up on an attempt after its timeout', async () => {
-    const hang = ((_url: string, init: RequestInit) =>
-      new Promise((_resolve, reject) => {
-        init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
-      })) as unknown as typeof fetch;
+  it.each([
+    ['', {}],
+    [', with a signal of its own too', { signal: new AbortController().signal }],
+  ])('gives up on an attempt after its timeout%s', async (_case, options) => {
     const client = createApiClient({
       baseUrl: 'http://x',
-      fetch: hang,
+      fetch: hangingFetch(),
       timeoutMs: 20,
       sleep: noWait,
     });
-    await expect(client.request('POST', '/slow')).rejects.toMatchObject({
+    await expect(client.request('POST', '/slow', options)).rejects.toMatchObject({
       status: 0,
       code: 'TIMEOUT',
     });
+  });
+});
+
+describe("the caller's cancel", () => {
+  it('fails an aborted GET with the AbortError: no retry, no report', async () => {
+    const reported: string[] = [];
+    const stop = onApiFailure((error) => reported.push(error.code));
+    let calls = 0;
+    const hang = hangingFetch(() => (calls += 1));
+    try {
+      const controller = new AbortController();
+      const pending = clientWith(hang).request('GET', '/search/suggestions?q=so', {
+        signal: controller.signal,
+      });
+      controller.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      expect(calls).toBe(1);
+      expect(reported).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 });
 

@@ -51,6 +51,11 @@ export interface RequestOptions {
    * failure listeners (the error modal). Pages that show such a failure themselves say false.
    */
   report?: boolean;
+  /**
+   * The caller's cancel (a newer search keystroke): an aborted call is neither retried nor
+   * reported, and fails with the fetch's own `AbortError`, not an {@link ApiError}.
+   */
+  signal?: AbortSignal;
 }
 
 export type FailureListener = (error: ApiError, call: { method: HttpMethod; path: string }) => void;
@@ -81,7 +86,8 @@ export function createApiClient(options: ApiClientOptions) {
   const sleep = options.sleep ?? wait;
 
   async function attempt(method: HttpMethod, path: string, request: RequestOptions) {
-    const { body, headers = {} } = request;
+    const { body, headers = {}, signal } = request;
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
       return await fetchImpl(`${base}${path}`, {
         method,
@@ -92,9 +98,10 @@ export function createApiClient(options: ApiClientOptions) {
           ...headers,
         },
         body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
+      if (signal?.aborted) throw error;
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       return timedOut
         ? new ApiError(0, 'TIMEOUT', `The shop did not answer within ${timeoutMs / 1000} s.`)
@@ -129,12 +136,16 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       return await send<T>(method, path, request);
     } catch (error) {
-      // send() fails only with ApiError: attempt() and readAnswer() turn everything into one.
-      const failure = error as ApiError;
-      if ((request.report ?? true) && (failure.status === 0 || failure.status >= 500)) {
-        for (const listener of listeners) listener(failure, { method, path });
+      // send() fails with an ApiError (attempt() and readAnswer() turn everything into one),
+      // or with the AbortError of the caller's own cancel, which is not reported.
+      if (
+        (request.report ?? true) &&
+        error instanceof ApiError &&
+        (error.status === 0 || error.status >= 500)
+      ) {
+        for (const listener of listeners) listener(error, { method, path });
       }
-      throw failure;
+      throw error;
     }
   }
 

@@ -25,7 +25,21 @@ const CODE_MESSAGES: Readonly<Record<ErrorCode | TransportErrorCode, string | nu
   IDEMPOTENCY_KEY_REUSED: 'This order attempt changed while it was being placed. Try again.',
   IDEMPOTENCY_KEY_IN_USE: 'Your order is still being placed. Wait a moment and reload.',
   ALLOCATION_HAS_NO_SPLIT: null,
-  RATE_LIMITED: 'The shop is busy. Wait a moment and try again.',
+  EMAIL_TAKEN: 'An account already uses this e-mail address. Sign in instead.',
+  INVALID_CREDENTIALS: 'The e-mail address or the password is not right.',
+  // The api counts the tries left: its sentence is the useful one.
+  CODE_INVALID: null,
+  CODE_EXPIRED: 'This code has expired. Ask for a new code.',
+  CODE_LOCKED: 'Too many wrong codes. Ask for a new code.',
+  NO_PENDING_VERIFICATION: 'Nothing is waiting for a code. Start again.',
+  ALREADY_MEMBER: 'You are already a member of the loyalty programme.',
+  ALREADY_SIGNED_IN: 'You are signed in. Sign out to create another account.',
+  // The api says how long to wait.
+  RATE_LIMITED: null,
+  // A part of the shop the api cannot serve now (decision 010): its sentence names it.
+  SERVICE_UNAVAILABLE: null,
+  DATABASE_UNAVAILABLE:
+    'The shop is having a short outage. Nothing was changed; please try again in a moment.',
   API_UNREACHABLE: 'The shop is not answering right now. Please try again in a moment.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
   NETWORK_ERROR: 'The shop could not be reached. Check your connection and try again.',

@@ -42,10 +42,16 @@ export async function apiGet<T>(path: string, request?: Request): Promise<T> {
   return (await response.json()) as T;
 }
 
+/**
+ * The browser's cookie (its session) and User-Agent (its browser family): the api evaluates
+ * flags for the same subject the browser sends (R-4.19; fault flags, decision 010).
+ */
 function forwardedHeaders(request: Request | undefined): HeadersInit {
   const headers: Record<string, string> = { accept: 'application/json' };
   const cookie = request?.headers.get('cookie');
   if (cookie) headers.cookie = cookie;
+  const userAgent = request?.headers.get('user-agent');
+  if (userAgent) headers['user-agent'] = userAgent;
   return headers;
 }
 

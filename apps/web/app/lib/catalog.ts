@@ -1,18 +1,4 @@
-import type { ProductSort } from '@showroom/contracts/catalog';
 import type { Edition } from '@showroom/contracts/cart';
-
-/** The listing's sort choices, in the order the api's PRODUCT_SORTS names them. */
-export const PRODUCT_SORT_LABELS: Readonly<Record<ProductSort, string>> = {
-  featured: 'Featured',
-  'price-asc': 'Price: low to high',
-  'price-desc': 'Price: high to low',
-  'name-asc': 'Name: A–Z',
-  'name-desc': 'Name: Z–A',
-};
-
-export function isProductSort(value: string | null): value is ProductSort {
-  return value !== null && Object.hasOwn(PRODUCT_SORT_LABELS, value);
-}
 
 const SPECIAL_PREFIX = 'special-edition-';
 

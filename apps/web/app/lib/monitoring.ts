@@ -1,3 +1,4 @@
+import type { ChangeMarker } from '@showroom/contracts/markers';
 import type { MonitoringShopper } from '@showroom/contracts/monitoring';
 import { SESSION_LIST_DEFAULT, SESSION_LIST_MAX } from '@showroom/contracts/monitoring-constants';
 
@@ -50,4 +51,35 @@ export function describeShopper(shopper: MonitoringShopper | null): string {
 /** `1 session`, `3 sessions`. */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A before or after value of a change, short: `{"enabled":false}` → `enabled false`. */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return `${value.length} flag${value.length === 1 ? '' : 's'}`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([key]) => key !== 'splits' && key !== 'allocationKey',
+  );
+  return entries
+    .map(
+      ([key, inner]) =>
+        `${key} ${typeof inner === 'object' ? JSON.stringify(inner) : String(inner)}`,
+    )
+    .join(', ');
+}
+
+/**
+ * A change marker as one line: "flag show_payments disable by ada: enabled true → enabled
+ * false", "scenario payment-failures start by presenter", "build b-2 deploy (was b-1)".
+ */
+export function describeMarker(marker: ChangeMarker): string {
+  const head = `${marker.kind} ${marker.subject} ${marker.action} by ${marker.operator}`;
+  if (marker.kind === 'flag') {
+    return `${head}: ${describeValue(marker.before)} → ${describeValue(marker.after)}`;
+  }
+  if (marker.kind === 'build') {
+    return marker.before ? `${head} (was ${describeValue(marker.before)})` : head;
+  }
+  return head;
 }

@@ -1,11 +1,12 @@
 import { ApiResponseError, apiGet } from './api.server';
 import type { Edition } from '@showroom/contracts/cart';
-import type { Product, ProductPage, ProductSummary } from '@showroom/contracts/catalog';
+import type {
+  Product,
+  ProductSummary,
+  RecommendationCandidates,
+} from '@showroom/contracts/catalog';
 import { parseProductParam } from './catalog';
 import { routeInvalid } from './page-errors';
-
-/** What a department slug in a path may look like before the api is asked about it. */
-const DEPARTMENT_SLUG = /^[a-z0-9-]{1,40}$/;
 
 /**
  * The validity check of product routes: the product exists and belongs to the department in
@@ -30,17 +31,21 @@ export async function loadProduct(
 }
 
 /**
- * The candidates for "You may also like": the products of the department in the path. Meant
- * to be started beside loadProduct and returned un-awaited (the page streams them in). The
- * promise may reject; a rejection nobody awaits (the product check failed first) is not
- * reported as unhandled.
+ * The candidates for "You may also like": the other products of the product's department
+ * (`GET /products/:id/recommendations`). Meant to be started beside loadProduct and returned
+ * un-awaited (the page streams them in). When the api cannot answer them (its 503 while the
+ * recommendations fault flag is aimed at the shopper, decision 010) the promise resolves to
+ * null rather than rejecting: a rejected streamed promise is an uncaught "Unexpected Server
+ * Error" in the browser, before the page can show its error state.
  */
-export function loadRelatedProducts(request: Request, dept: string): Promise<ProductSummary[]> {
-  const related = DEPARTMENT_SLUG.test(dept)
-    ? apiGet<ProductPage>(`/departments/${dept}/products?limit=48`, request).then(
-        (page) => page.products,
-      )
-    : Promise.resolve([]);
-  related.catch(() => {});
-  return related;
+export function loadRelatedProducts(
+  request: Request,
+  productParam: string,
+): Promise<ProductSummary[] | null> {
+  const parsed = parseProductParam(productParam);
+  if (!parsed) return Promise.resolve([]);
+  return apiGet<RecommendationCandidates>(`/products/${parsed.id}/recommendations`, request).then(
+    (candidates) => candidates.products,
+    () => null,
+  );
 }

@@ -18,20 +18,43 @@ const session = (shopperId: string | null, itemCount = 0): SessionView => ({
           team: 'sales',
           useDiscount: false,
           useNewCheckoutFlow: false,
+          loyaltyMember: false,
+          tier: 'none',
         },
+  account: null,
+  discountRate: 0,
+  cart: { itemCount, lineCount: itemCount > 0 ? 1 : 0 },
+});
+
+/** A session signed in to an account: the account is the persona. */
+const accountSession = (itemCount = 0): SessionView => ({
+  shopper: {
+    id: 'acc_1',
+    list: 'account',
+    name: 'Grace',
+    email: 'grace@example.com',
+    team: 'sales',
+    useDiscount: false,
+    useNewCheckoutFlow: false,
+    loyaltyMember: true,
+    tier: 'silver',
+  },
+  account: { id: 'acc_1', email: 'grace@example.com', name: 'Grace' },
   discountRate: 0,
   cart: { itemCount, lineCount: itemCount > 0 ? 1 : 0 },
 });
 
 const cart = (itemCount: number) => ({ lines: [], itemCount }) as unknown as Cart;
 
-function fakeApi(options: { stored?: string | null; bindFails?: number } = {}) {
+function fakeApi(options: { stored?: string | null; bindFails?: number; signedIn?: boolean } = {}) {
   const calls: string[] = [];
   let bound = options.stored ?? null;
+  const signedIn = options.signedIn ?? false;
+  let items = 3;
   const api = {
     getSession: () => {
       calls.push('GET /session');
-      return Promise.resolve(session(bound, 3));
+      return Promise.resolve(signedIn ? accountSession(7) : session(bound, items));
     },
     bindShopper: (id: string) => {
       calls.push(`PUT /session/shopper ${id}`);
@@ -45,7 +68,7 @@ function fakeApi(options: { stored?: string | null; bindFails?: number } = {}) {
         );
       }
       bound = id;
-      return Promise.resolve(session(id, 3));
+      return Promise.resolve(session(id, items));
     },
     addItem: () => {
       calls.push('POST /cart/items');
@@ -57,6 +80,7 @@ function fakeApi(options: { stored?: string | null; bindFails?: number } = {}) {
     },
     placeOrder: () => {
       calls.push('POST /checkout/orders');
+      items = 0;
       return Promise.resolve({ id: 'ord_1' });
     },
   } as unknown as ShopApi;
@@ -93,6 +117,9 @@ describe('the shop client', () => {
     expect(store.getSnapshot().itemCount).toBe(3);
     await client.placeOrder({} as never, { idempotencyKey: 'k' });
     expect(store.getSnapshot().itemCount).toBe(0);
+    // The session is read again (points, tier) and still says the cart is empty.
+    await client.ready();
+    expect(store.getSnapshot().itemCount).toBe(0);
   });
 
   it('shops anonymously when the api does not know the shopper', async () => {
@@ -103,6 +130,45 @@ describe('the shop client', () => {
     );
     await expect(client.ready()).resolves.toMatchObject({ shopper: null });
     expect(warnings).toHaveLength(1);
+  });
+
+  it('never binds a signed-in session to the sample shopper', async () => {
+    const { api, calls } = fakeApi({ signedIn: true });
+    const remembered: SessionView[] = [];
+    const store = createCartStore();
+    const view = await createShopClient(api, 'abc123', store, undefined, (seen) =>
+      remembered.push(seen),
+    ).ready();
+    expect(calls).toEqual(['GET /session']);
+    expect(view.account?.id).toBe('acc_1');
+    expect(remembered.map((seen) => seen.shopper?.list)).toEqual(['account']);
+    expect(store.getSnapshot().itemCount).toBe(7);
+  });
+
+  it('adopts a session another call answered, binding the sample shopper when it is not an account', async () => {
+    const { api, calls } = fakeApi({ stored: 'abc123' });
+    const remembered: (string | undefined)[] = [];
+    const store = createCartStore();
+    const client = createShopClient(api, 'abc123', store, undefined, (seen) =>
+      remembered.push(seen.shopper?.list),
+    );
+    await client.ready();
+    await client.adoptSession(accountSession(7));
+    expect(store.getSnapshot().itemCount).toBe(7);
+    // Later calls use the adopted session without opening another.
+    await client.getCart();
+    await client.adoptSession(session(null, 0));
+    expect(calls).toEqual(['GET /session', 'GET /cart', 'PUT /session/shopper abc123']);
+    expect(remembered).toEqual(['standard', 'account', 'standard']);
+  });
+
+  it('refreshSession drops the cached session', async () => {
+    const { api, calls } = fakeApi({ stored: 'abc123' });
+    const client = createShopClient(api, 'abc123', createCartStore());
+    await client.ready();
+    await client.refreshSession();
+    await client.ready();
+    expect(calls).toEqual(['GET /session', 'GET /session']);
   });
 
   it('retries opening the session after a failure', async () => {

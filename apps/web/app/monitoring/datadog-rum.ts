@@ -1,7 +1,13 @@
-import { datadogRum, type RumInitConfiguration } from '@datadog/browser-rum';
+import { datadogRum, type RumInitConfiguration, type User } from '@datadog/browser-rum';
 import type { MonitoringUserChoice } from '../startup/sample-identity';
 import { createFlagMemory } from './flag-memory';
-import { monitoringUser, monitoringUserPlugin } from './monitoring-user';
+import { followPersona, monitoringUser, monitoringUserPlugin } from './monitoring-user';
+import { redactSearchEvent } from './search-privacy';
+import { effectivePersona, PERSONA_EVENT } from '../startup/persona';
+import { readStoredIdentity } from '../startup/sample-identity';
+import { PERSONA_KEY, SCENARIO_STORAGE_KEY } from '../startup/storage-keys';
+import { trafficTag } from './traffic-tag';
+import { SCENARIO_ID_PATTERN, SCENARIO_QUERY_KEY } from '@showroom/contracts/scenario-link';
 
 declare global {
   interface Window {
@@ -20,11 +26,25 @@ export function startDatadogRum(options: RumInitConfiguration, user: MonitoringU
   if (usr === null) datadogRum.clearUser();
   else datadogRum.setUser(usr);
   // @datadog/browser-rum-core/src/boot/preStartRum.ts replays setUser after the first view.
-  const plugins = usr === null ? [] : [monitoringUserPlugin(usr)];
+  const scenario = scenarioTag(new URLSearchParams(location.search), sessionStorage);
+  if (scenario !== null) datadogRum.setGlobalContextProperty('scenario', scenario);
+  const traffic = trafficTag(sessionStorage);
+  if (traffic) {
+    // Flat, so the inspector's timeline details show them.
+    datadogRum.setGlobalContextProperty('traffic', traffic.profile);
+    datadogRum.setGlobalContextProperty('traffic_run', traffic.run);
+  }
+  const userPlugin = monitoringUserPlugin(usr);
+  followPersonaChanges(user, (next) => {
+    userPlugin.setUser(next);
+    if (next === null) datadogRum.clearUser();
+    else datadogRum.setUser(next);
+  });
   datadogRum.init({
     ...options,
-    plugins: [...(options.plugins ?? []), ...plugins],
+    plugins: [...(options.plugins ?? []), userPlugin.plugin],
     beforeSend: (event, context) => {
+      redactSearchEvent(event);
       // A new view (client-side navigation) starts with no flags: record this page's again.
       const again = flags.viewSeen(event.view.id);
       if (again.length > 0) {
@@ -47,4 +67,40 @@ export function startDatadogRum(options: RumInitConfiguration, user: MonitoringU
       datadogRum.addFeatureFlagEvaluation(key, value);
     },
   };
+}
+
+/**
+ * A sign-in, a sign-out or a new tier on this page (or in another tab) changes the monitoring
+ * user from the next event on (decision 008).
+ */
+function followPersonaChanges(
+  start: MonitoringUserChoice,
+  apply: (user: User | null) => void,
+): void {
+  const update = () => {
+    const next = followPersona(
+      start,
+      effectivePersona(localStorage, readStoredIdentity(localStorage)),
+    );
+    if (next !== undefined) apply(next);
+  };
+  window.addEventListener(PERSONA_EVENT, update);
+  window.addEventListener('storage', (event) => {
+    if (event.key === PERSONA_KEY) update();
+  });
+}
+
+/**
+ * The scenario whose link opened this browser session (docs/requirements.md R-4.22): the
+ * `scenario` query switch, kept in session storage so every page of the session carries it as
+ * the monitoring's global context `scenario`, which the scenario proofs count by.
+ */
+export function scenarioTag(search: URLSearchParams, storage: Storage): string | null {
+  const fromQuery = search.get(SCENARIO_QUERY_KEY);
+  if (fromQuery !== null && SCENARIO_ID_PATTERN.test(fromQuery)) {
+    storage.setItem(SCENARIO_STORAGE_KEY, fromQuery);
+    return fromQuery;
+  }
+  const stored = storage.getItem(SCENARIO_STORAGE_KEY);
+  return stored !== null && SCENARIO_ID_PATTERN.test(stored) ? stored : null;
 }

@@ -2,6 +2,7 @@
 // everywhere and a missing or failing monitoring SDK (ad blocker, webview) never breaks the shop.
 import { useEffect, useRef } from 'react';
 import type { MonitoringActionName } from '@showroom/contracts/monitoring-constants';
+import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
 
 /** Custom actions carry the contract's names (MONITORING_ACTIONS), which the inspector counts by. */
 /** Flat attributes of an action or error; `undefined` entries are left out. */
@@ -55,6 +56,26 @@ export function trackError(
   } catch {
     // As above.
   }
+}
+
+const reportedFaults = new Set<string>();
+
+/**
+ * Reports a fault's effect as a RUM error with the contract's stable message (decision 010),
+ * once per kind and detail (an image URL). It may come before start-up has run the SDK (an
+ * image failing while the page loads): then it is sent once the SDK runs, within 30 s.
+ */
+export function reportFault(
+  kind: 'productImageFailed' | 'recommendationsFailed',
+  detail?: string,
+): void {
+  if (reportedFaults.has(kind + detail)) return;
+  reportedFaults.add(kind + detail);
+  const send = (tries: number) => {
+    if (currentSink()) trackError(new Error(FAULT_RUM_ERRORS[kind]), { image_url: detail });
+    else if (tries > 0) setTimeout(send, 250, tries - 1);
+  };
+  send(120);
 }
 
 /** Sends an action once per mounted component (a step reached, e.g. the checkout shown). */

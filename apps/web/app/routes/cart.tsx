@@ -5,9 +5,13 @@ import { CountrySelect } from '../components/cart/country-select';
 import { OrderTotals } from '../components/cart/order-totals';
 import { useCart } from '../components/cart/use-cart';
 import { formatPrice } from '../lib/money';
+import { pageMeta } from '../lib/page-meta';
 
 export function meta() {
-  return [{ title: 'Your cart — Showroom' }];
+  return pageMeta(
+    'Your cart',
+    'The furniture in your Showroom cart, its delivery cost and total, ready for checkout.',
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ShippingCountry } from '@showroom/contracts/shipping';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useMemo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { payButtonFor } from '../checkout/checkout-steps';
 import { isBuyNowState } from '../components/buy-now-button';
@@ -7,20 +7,26 @@ import { CheckoutSummary } from '../components/checkout/checkout-summary';
 import { ClassicCheckout } from '../components/checkout/classic-checkout';
 import { SinglePageCheckout } from '../components/checkout/single-page-checkout';
 import { useCheckoutData } from '../components/checkout/use-checkout-data';
-import { useCheckoutForm } from '../components/checkout/use-checkout-form';
+import { useCheckoutForm, type CheckoutPrefill } from '../components/checkout/use-checkout-form';
 import { useDemoFeature } from '../flags/use-demo-feature';
 import type { Cart } from '@showroom/contracts/cart';
 import type { CheckoutFlow, InstantPayVariant } from '@showroom/contracts/orders';
 import type { PaymentMethod } from '@showroom/contracts/payments';
+import type { ProfileView } from '@showroom/contracts/accounts';
+import { usePersona } from '../startup/persona';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { readInstantPayVariant } from '../startup/experiments';
 import type { StartupResult } from '../startup/orchestrator';
 import { useStartup } from '../startup/startup-context';
 import { amountContext, useTrackActionOnce } from '../monitoring/track';
 import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
+import { pageMeta } from '../lib/page-meta';
 
 export function meta() {
-  return [{ title: 'Checkout — Showroom' }];
+  return pageMeta(
+    'Checkout',
+    'Check out: your shipping address, your payment and a last look at your Showroom order.',
+  );
 }
 
 /**
@@ -81,8 +87,10 @@ export default function CheckoutPage() {
         country={data.country}
         onCountry={data.setCountry}
         savedCards={data.savedCards}
+        profile={data.profile}
         flow={newFlow ? 'single-page' : 'classic'}
         countryFirst={countryFirst}
+        savedPayments={showPayments}
         variant={variant}
       />
     </CheckoutFrame>
@@ -104,8 +112,10 @@ function CheckoutBody({
   country,
   onCountry,
   savedCards,
+  profile,
   flow,
   countryFirst,
+  savedPayments,
   variant,
 }: {
   startup: StartupResult;
@@ -113,26 +123,49 @@ function CheckoutBody({
   country: ShippingCountry;
   onCountry(country: ShippingCountry): void;
   savedCards: PaymentMethod[] | null;
+  profile: ProfileView | null;
   flow: CheckoutFlow;
   countryFirst: boolean;
+  /** The saved-payments feature is on (it offers saving and reusing cards). */
+  savedPayments: boolean;
   variant: InstantPayVariant | null;
 }) {
   const location = useLocation();
   const modes = useDemoModes();
   const payButton = payButtonFor(variant);
+  // The demo features the checkout shows, so monitoring can tell its variants apart (the
+  // scenario catalogue's signals count them: docs/decisions/011-scenario-catalogue.md).
   useTrackActionOnce(MONITORING_ACTIONS.beginCheckout, {
     flow,
+    country_first: countryFirst,
+    saved_payments: savedPayments,
     instant_pay_variant: variant ?? undefined,
     ...amountContext(cart.totalCents, cart.currency),
   });
+  // The persona the api last named (an account or the sample shopper), else start-up's.
+  const persona = usePersona() ?? startup.persona;
+  const prefill: CheckoutPrefill = {
+    name: profile?.name || persona?.name || '',
+    email: profile?.email || persona?.email || '',
+    address: profile?.address ?? null,
+  };
   const form = useCheckoutForm({
     flow,
     variant,
     country,
-    initialEmail: startup.identity?.email ?? '',
+    prefill,
     savedCards: savedCards ?? [],
     demoError: isBuyNowState(location.state) && (modes?.buyNow.shouldError ?? false),
   });
+  // A saved address ships to its own country: the pre-fill takes it along (re-pricing
+  // shipping), unless the shopper has started typing an address of their own.
+  const savedCountry = profile?.address?.country ?? null;
+  const applySavedCountry = useEffectEvent((saved: ShippingCountry) => {
+    if (!form.touched && saved !== country) onCountry(saved);
+  });
+  useEffect(() => {
+    if (savedCountry) applySavedCountry(savedCountry);
+  }, [savedCountry]);
   const props = { form, country, countryFirst, savedCards, payButton, onCountry };
   return (
     <div className="checkout-layout" data-flow={flow} data-instant-pay={variant ?? 'none'}>

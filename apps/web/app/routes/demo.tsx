@@ -9,15 +9,22 @@ import {
 } from '../startup/query-switches';
 import { readStoredIdentity } from '../startup/sample-identity';
 import { useStartup } from '../startup/startup-context';
+import { usePersona } from '../startup/persona';
 import {
   DEMO_MODE_KEYS,
   IDENTITY_KEYS,
   RUM_CONFIG_HOST_KEY,
   RUM_CONFIG_KEY_KEY,
 } from '../startup/storage-keys';
+import { pageMeta } from '../lib/page-meta';
+import { DemoScenarios } from '../components/demo-scenarios';
+import { BuildStatusCard } from '../components/build-status';
 
 export function meta() {
-  return [{ title: 'Demo settings — Showroom' }];
+  return pageMeta(
+    'Demo settings',
+    'Demo settings for presenters: the shopper identity, deployment profile, feature flags and demo modes of this session.',
+  );
 }
 
 interface BrowserState {
@@ -109,6 +116,10 @@ export default function DemoPage() {
           </button>
         </article>
 
+        <PersonaCard />
+
+        <DemoScenarios />
+
         <article className="demo__card">
           <h2>Deployment</h2>
           <dl className="specs">
@@ -136,6 +147,8 @@ export default function DemoPage() {
             ))}
           </select>
         </article>
+
+        <BuildStatusCard />
 
         <article className="demo__card demo__card--wide">
           <h2>Feature flags</h2>
@@ -246,5 +259,43 @@ function FlagValues({ feature, override }: { feature: DemoFeature; override: boo
         {String(effective.value)} <span className="muted">({effective.source})</span>
       </td>
     </>
+  );
+}
+
+/**
+ * The one persona (decision 008): who the api says this browser is — the same person the
+ * monitoring user, the flag subject, the checkout pre-fill and the api's spans name.
+ */
+function PersonaCard() {
+  const persona = usePersona();
+  return (
+    <article className="demo__card">
+      <h2>Persona</h2>
+      {persona ? (
+        <dl className="specs" data-testid="demo-persona">
+          <dt>Who</dt>
+          <dd data-testid="demo-persona-kind">
+            {persona.list === 'account' ? 'Signed-in account' : `Sample shopper (${persona.list})`}
+          </dd>
+          <dt>Id</dt>
+          <dd data-testid="demo-persona-id">{persona.id}</dd>
+          <dt>Name</dt>
+          <dd>{persona.name}</dd>
+          <dt>E-mail</dt>
+          <dd>{persona.email}</dd>
+          <dt>Loyalty</dt>
+          <dd data-testid="demo-persona-tier">
+            {persona.loyaltyMember ? `member, ${persona.tier}` : 'not a member'}
+          </dd>
+          <dt>Seen as</dt>
+          <dd>
+            monitoring <code>usr.id</code>, flag <code>targetingKey</code>, api span{' '}
+            <code>usr.id</code> = {persona.id}; <code>tier</code> = {persona.tier}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">The api has not named this browser's persona yet.</p>
+      )}
+    </article>
   );
 }

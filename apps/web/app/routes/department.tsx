@@ -1,22 +1,30 @@
-import { Form, useSubmit } from 'react-router';
 import type { Route } from './+types/department';
+import { ListingFilters } from '../components/listing-filters';
+import { Pager } from '../components/pager';
 import { ProductCard } from '../components/product-card';
 import { ApiResponseError, apiGet } from '../lib/api.server';
 import type { ProductPage } from '@showroom/contracts/catalog';
-import { PRODUCT_SORT_LABELS, isProductSort } from '../lib/catalog';
+import {
+  MAX_PAGE_SIZE,
+  PRODUCT_SORTS,
+  productQueryString,
+} from '@showroom/contracts/product-query';
+import { listingViewOf } from '../lib/listing-view.server';
 import { routeInvalid } from '../lib/page-errors';
+import { pageMeta } from '../lib/page-meta';
+
+/** A department shows up to this many products a page (a department has a few dozen). */
+const PAGE_SIZE = MAX_PAGE_SIZE;
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const requestedSort = url.searchParams.get('sort');
-  const sort = isProductSort(requestedSort) ? requestedSort : 'featured';
   if (!/^[a-z0-9-]{1,40}$/.test(params.dept)) routeInvalid(request);
+  const view = listingViewOf(request, PRODUCT_SORTS);
   try {
     const page = await apiGet<ProductPage>(
-      `/departments/${params.dept}/products?sort=${sort}&limit=48`,
+      `/departments/${params.dept}/products${productQueryString({ ...view, limit: PAGE_SIZE })}`,
       request,
     );
-    return { page, sort };
+    return { page, view };
   } catch (err) {
     if (err instanceof ApiResponseError && err.status === 404) routeInvalid(request);
     throw err;
@@ -24,12 +32,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: `${data.page.department.name} — Showroom` }] : [];
+  return data ? pageMeta(data.page.department.name, data.page.department.description) : [];
 }
 
 export default function DepartmentPage({ loaderData }: Route.ComponentProps) {
-  const { page, sort } = loaderData;
-  const submit = useSubmit();
+  const { page, view } = loaderData;
   return (
     <>
       <header className="listing__header">
@@ -37,34 +44,18 @@ export default function DepartmentPage({ loaderData }: Route.ComponentProps) {
           <h1>{page.department.name}</h1>
           <p className="muted">{page.department.description}</p>
         </div>
-        <Form
-          method="get"
-          className="sort-form"
-          onChange={(event) => void submit(event.currentTarget)}
-        >
-          <label htmlFor="sort">Sort by</label>
-          <select id="sort" name="sort" defaultValue={sort} key={sort}>
-            {Object.entries(PRODUCT_SORT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <noscript>
-            <button type="submit" className="button button--small">
-              Sort
-            </button>
-          </noscript>
-        </Form>
       </header>
-      <p className="muted" data-testid="product-count">
-        {page.total} products
-      </p>
+      <ListingFilters view={view} facets={page.facets} sorts={PRODUCT_SORTS} />
+      {/* The grid's heading: the cards' names are h3s. */}
+      <h2 className="listing__count muted" data-testid="product-count">
+        {page.total} {page.total === 1 ? 'product' : 'products'}
+      </h2>
       <div className="product-grid">
         {page.products.map((product, position) => (
           <ProductCard key={product.id} product={product} priority={position < 3} />
         ))}
       </div>
+      <Pager view={view} total={page.total} pageSize={PAGE_SIZE} shown={page.products.length} />
     </>
   );
 }

@@ -4,9 +4,13 @@ import { FlagCard } from '../components/flags/flag-card';
 import { apiGet, apiSend } from '../lib/api.server';
 import type { AuditEntry, FlagList } from '@showroom/contracts/flags-admin';
 import { parseRuleValue } from '../lib/flags-admin';
+import { pageMeta } from '../lib/page-meta';
 
 export function meta() {
-  return [{ title: 'Feature flags — Showroom' }];
+  return pageMeta(
+    'Feature flags',
+    'The feature flags behind Showroom: their variations, who gets which, and recent changes.',
+  );
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

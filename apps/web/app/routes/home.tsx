@@ -6,7 +6,7 @@ import { useRootData } from '../root';
 export default function HomePage() {
   const departments = useRootData()?.departments ?? [];
   return (
-    <main className="bare-home">
+    <main id="main" className="bare-home">
       <h1>Welcome to Showroom</h1>
       <p>Pick a room to start with.</p>
       <ul className="bare-home__list">

@@ -2,7 +2,9 @@ import { data, Link } from 'react-router';
 import type { Route } from './+types/inspector-session';
 import { ApiResponseError, apiGet } from '../lib/api.server';
 import type { SessionDetail, TimelineEntry } from '@showroom/contracts/monitoring';
+import type { MarkerList } from '@showroom/contracts/markers';
 import {
+  describeMarker,
   describeShopper,
   formatDuration,
   formatFlags,
@@ -11,19 +13,30 @@ import {
 } from '../lib/monitoring';
 import type { PageErrorData } from '../lib/page-errors';
 import stylesheet from '../styles/inspector.css?url';
+import { pageMeta } from '../lib/page-meta';
+import { ScrollRegion } from '../components/scroll-region';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Session ${params.sessionId.slice(0, 8)} — Session inspector — Showroom` }];
+  return pageMeta(
+    `Session ${params.sessionId.slice(0, 8)} — Session inspector`,
+    'One shopper session as the monitoring recorded it: its views and its timeline.',
+  );
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   try {
-    return await apiGet<SessionDetail>(
+    const detail = await apiGet<SessionDetail>(
       `/monitoring/sessions/${encodeURIComponent(params.sessionId)}`,
       request,
     );
+    // The changes made while the session ran (and the minute before), beside what they caused.
+    const { markers } = await apiGet<MarkerList>(
+      `/markers?since=${Math.max(0, Math.floor(detail.session.firstSeen) - 60_000)}&until=${Math.ceil(detail.session.lastSeen)}`,
+      request,
+    );
+    return { ...detail, markers };
   } catch (err) {
     if (err instanceof ApiResponseError && (err.status === 404 || err.status === 400)) {
       throw data<PageErrorData>(
@@ -58,7 +71,17 @@ function describeDetail(entry: TimelineEntry): string {
 
 /** /inspector/sessions/:sessionId: one session's shopper, flags, views and timeline. */
 export default function InspectorSessionPage({ loaderData }: Route.ComponentProps) {
-  const { session, views, timeline } = loaderData;
+  const { session, views, timeline, markers } = loaderData;
+  const entries = [
+    ...timeline.map((entry) => ({ ...entry, marker: null })),
+    ...markers.map((marker) => ({
+      kind: 'marker' as const,
+      date: marker.at,
+      title: describeMarker(marker),
+      detail: {},
+      marker,
+    })),
+  ].sort((a, b) => a.date - b.date);
   return (
     <section className="inspector">
       <p className="breadcrumbs">
@@ -83,7 +106,7 @@ export default function InspectorSessionPage({ loaderData }: Route.ComponentProp
       </dl>
 
       <h2>Views</h2>
-      <div className="inspector__scroll">
+      <ScrollRegion label="Views">
         <table className="inspector__table">
           <thead>
             <tr>
@@ -110,20 +133,24 @@ export default function InspectorSessionPage({ loaderData }: Route.ComponentProp
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
 
       <h2>Timeline</h2>
       <ol className="timeline" data-testid="timeline">
-        {timeline.map((entry, index) => (
+        {entries.map((entry, index) => (
           <li
             key={index}
             className={`timeline__entry timeline__entry--${entry.kind}`}
             data-kind={entry.kind}
           >
             <time dateTime={new Date(entry.date).toISOString()}>{formatTime(entry.date)}</time>
-            <span className="timeline__kind">{KIND_LABELS[entry.kind]}</span>
+            <span className="timeline__kind">
+              {entry.kind === 'marker' ? 'Change' : KIND_LABELS[entry.kind]}
+            </span>
             <span className="timeline__title">{entry.title}</span>
-            <span className="timeline__detail muted">{describeDetail(entry)}</span>
+            <span className="timeline__detail muted">
+              {entry.kind === 'marker' ? '' : describeDetail(entry)}
+            </span>
           </li>
         ))}
       </ol>

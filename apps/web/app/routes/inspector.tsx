@@ -3,7 +3,10 @@ import type { Route } from './+types/inspector';
 import { BarChart } from '../components/bar-chart';
 import { apiGet } from '../lib/api.server';
 import type { MonitoringStats, SessionSummary } from '@showroom/contracts/monitoring';
+import type { ChangeMarker, MarkerList } from '@showroom/contracts/markers';
+import type { ScenarioProofList } from '@showroom/contracts/scenarios';
 import {
+  describeMarker,
   describeShopper,
   formatDuration,
   formatFlags,
@@ -14,25 +17,67 @@ import {
 } from '../lib/monitoring';
 import { useLiveMonitoring } from '../monitoring/use-live-monitoring';
 import stylesheet from '../styles/inspector.css?url';
+import { pageMeta } from '../lib/page-meta';
+import { ScrollRegion } from '../components/scroll-region';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
 
 export function meta() {
-  return [{ title: 'Session inspector — Showroom' }];
+  return pageMeta(
+    'Session inspector',
+    'Recent shopper sessions and what the monitoring recorded of them: views, actions and errors.',
+  );
+}
+
+/** Change markers the charts are annotated with (newest first). */
+const MARKER_LIMIT = 200;
+/** A scenario is "proven" when its rule holds over its latest sessions, this many at most. */
+const PROOF_SESSIONS = 10;
+
+/** Change markers as a list: under a flag's chart, and all of them under "Changes". */
+function ChangeList({
+  markers,
+  testId = 'chart-markers',
+}: {
+  markers: ChangeMarker[];
+  testId?: string;
+}) {
+  if (markers.length === 0) return null;
+  return (
+    <ol className="chart-markers" data-testid={testId} aria-label="Changes">
+      {markers.map((marker) => (
+        <li key={marker.id} data-marker-kind={marker.kind}>
+          <time dateTime={new Date(marker.at).toISOString()}>{formatTime(marker.at)}</time>{' '}
+          {describeMarker(marker)}
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const limit = sessionLimit(new URL(request.url).searchParams.get('limit'));
-  const [stats, list] = await Promise.all([
+  const [stats, list, markers, proofs] = await Promise.all([
     apiGet<MonitoringStats>('/monitoring/stats', request),
     apiGet<{ sessions: SessionSummary[] }>(`/monitoring/sessions?limit=${limit}`, request),
+    apiGet<MarkerList>(`/markers?limit=${MARKER_LIMIT}`, request),
+    apiGet<ScenarioProofList>(`/scenarios/proofs?sessions=${PROOF_SESSIONS}`, request),
   ]);
-  return { stats, sessions: list.sessions, limit };
+  return { stats, sessions: list.sessions, limit, markers: markers.markers, proofs };
 }
 
 /** /inspector: the monitored sessions the local intake stored, and live counts per variant. */
 export default function InspectorPage({ loaderData }: Route.ComponentProps) {
   const { stats, sessions, updatedAt, stale } = useLiveMonitoring(loaderData);
+  const { markers, proofs } = loaderData;
+  const markersOf = (flag: string) => markers.filter((marker) => marker.flags.includes(flag));
+  // A chart for every flag sessions carried, and for every flag changed lately.
+  const chartFlags = [
+    ...stats.flags,
+    ...[...new Set(markers.flatMap((marker) => marker.flags))]
+      .filter((key) => !stats.flags.some((flag) => flag.key === key))
+      .map((key) => ({ key, variants: [] })),
+  ];
   const anonymousShare =
     stats.sessions.total > 0 ? stats.sessions.anonymous / stats.sessions.total : null;
   return (
@@ -47,12 +92,13 @@ export default function InspectorPage({ loaderData }: Route.ComponentProps) {
       </header>
 
       <div className="inspector__charts">
-        {stats.flags.map((flag) => (
+        {chartFlags.map((flag) => (
           <BarChart
             key={flag.key}
             testId={`flag-chart-${flag.key}`}
             title={`Sessions per variant: ${flag.key}`}
             bars={flag.variants.map((entry) => ({ label: entry.variant, value: entry.sessions }))}
+            annotations={<ChangeList markers={markersOf(flag.key)} />}
           />
         ))}
         <BarChart
@@ -67,13 +113,61 @@ export default function InspectorPage({ loaderData }: Route.ComponentProps) {
         />
       </div>
 
+      <h2>Scenarios</h2>
+      <p className="muted">
+        Each scenario's promised signal over the latest {PROOF_SESSIONS} sessions its link opened (
+        <Link to="/scenarios">catalogue</Link>).
+      </p>
+      <ScrollRegion label="Scenario proofs">
+        <table className="inspector__table" data-testid="scenario-proofs">
+          <thead>
+            <tr>
+              <th scope="col">Scenario</th>
+              <th scope="col">Signal</th>
+              <th scope="col">Measured</th>
+              <th scope="col">Sessions</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {proofs.proofs.map((proof) => (
+              <tr key={proof.scenarioId} data-scenario-id={proof.scenarioId}>
+                <td>{proof.title}</td>
+                <td>{proof.rule}</td>
+                <td>
+                  {proof.measuredText} <span className="muted">({proof.basis})</span>
+                </td>
+                <td>{proof.sessions}</td>
+                <td>
+                  <span
+                    className={`badge ${proof.status === 'proven' ? 'badge--proven' : ''}`}
+                    data-testid="proof-status"
+                  >
+                    {proof.status}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+
+      <h2>Changes</h2>
+      {markers.length === 0 ? (
+        <p className="muted">No flag change, scenario or new build recorded yet.</p>
+      ) : (
+        <ScrollRegion label="Changes">
+          <ChangeList markers={markers} testId="markers" />
+        </ScrollRegion>
+      )}
+
       <h2>Latest sessions</h2>
       {sessions.length === 0 ? (
         <p className="muted">
           No session yet: browse the shop in another tab and its monitoring data appears here.
         </p>
       ) : (
-        <div className="inspector__scroll">
+        <ScrollRegion label="Latest sessions">
           <table className="inspector__table" data-testid="session-table">
             <thead>
               <tr>
@@ -108,7 +202,7 @@ export default function InspectorPage({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import { HeroImage } from '../components/product-image';
 import { productPath } from '../lib/catalog';
 import { formatPrice } from '../lib/money';
 import { loadProduct } from '../lib/product-loader.server';
+import { pageMeta } from '../lib/page-meta';
 
 /** Only the product: the landing page shows no recommendations, so it asks for none. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -12,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: `${data.product.name} — Showroom` }] : [];
+  return data ? pageMeta(data.product.name, data.product.description) : [];
 }
 
 export default function LandingTablePage({ loaderData }: Route.ComponentProps) {

@@ -5,9 +5,13 @@ import { OrderDetails, formatOrderDate } from '../components/orders/order-detail
 import { ApiError } from '../lib/api-client';
 import { useShopQuery } from '../lib/use-shop-query';
 import { ShopQueryView } from '../components/shop-query-view';
+import { pageMeta } from '../lib/page-meta';
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Order ${params.orderId} — Showroom` }];
+  return pageMeta(
+    `Order ${params.orderId}`,
+    'Your Showroom order: what you bought, where it ships and what you paid.',
+  );
 }
 
 /**

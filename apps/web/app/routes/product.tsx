@@ -9,7 +9,7 @@ import { loadProduct, loadRelatedProducts } from '../lib/product-loader.server';
  * returned un-awaited, so they never delay the first byte: the page streams them in.
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const related = loadRelatedProducts(request, params.dept);
+  const related = loadRelatedProducts(request, params.product);
   const { product, edition } = await loadProduct(request, params.dept, params.product);
   return { product, edition, related };
 }

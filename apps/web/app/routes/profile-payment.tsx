@@ -1,12 +1,19 @@
 import { Link } from 'react-router';
 import { AddCardForm } from '../components/profile/add-card-form';
 import { SavedCards, useSavedCards } from '../components/profile/saved-cards';
+import { pageMeta } from '../lib/page-meta';
 
 export function meta() {
-  return [{ title: 'Payment methods — Showroom' }];
+  return pageMeta(
+    'Payment methods',
+    'Your saved cards: add one, choose the one offered first at checkout, or delete one.',
+  );
 }
 
-/** /profile-payment: the session's saved cards — add one (verified by the gateway), delete. */
+/**
+ * /profile-payment: the session's saved cards — add one (verified by the gateway), choose the
+ * default (offered first at checkout), delete.
+ */
 export default function ProfilePaymentPage() {
   const cards = useSavedCards();
   return (
@@ -26,11 +33,8 @@ export default function ProfilePaymentPage() {
             We keep the brand, the last four digits and the expiry date — never the full number or
             the security code.
           </p>
-          <AddCardForm
-            onSaved={(card) =>
-              cards.status === 'done' ? cards.setData([card, ...cards.data]) : cards.reload()
-            }
-          />
+          {/* Read again: the api orders the list (default first) and picks the first default. */}
+          <AddCardForm onSaved={() => cards.reload()} />
         </section>
       </div>
     </section>

@@ -34,6 +34,7 @@ export interface DocumentStartupData {
 }
 
 let started: Promise<StartupResult | null> | undefined;
+let sessionStarted: Promise<StartupResult | null> | undefined;
 
 /**
  * Wires the pure start-up sequence to the real browser, once per page load: later client-side
@@ -43,7 +44,7 @@ export function startBrowserSession({
   profileIndex,
   documentProfile,
 }: DocumentStartupData): Promise<StartupResult | null> {
-  started ??= runStartup({
+  sessionStarted ??= runStartup({
     url: new URL(window.location.href),
     localStorage: window.localStorage,
     sessionStorage: window.sessionStorage,
@@ -60,9 +61,22 @@ export function startBrowserSession({
       addFeatureFlagEvaluation: (key, value) => window.DD_RUM?.addFeatureFlagEvaluation(key, value),
     },
     warn: (message, detail) => console.warn(message, detail ?? ''),
-  }).then(async (result) => {
+  });
+  started ??= sessionStarted.then(async (result) => {
     if (result) await loadAndStartFeatureFlags(result);
     return result;
   });
   return started;
+}
+
+/**
+ * The start-up result as soon as the identity, profile and monitoring steps have run, before the
+ * flag provider's step (which in demo mode waits up to 10 s for the flag service, R-4.18): what
+ * the shop's own calls need (the backend address and the shopper), so add to cart and the cart
+ * work on the flags' defaults while the flag service is slow or down (README "Faults").
+ * Call after startBrowserSession.
+ */
+export function browserSessionStarted(): Promise<StartupResult | null> {
+  if (!sessionStarted) throw new Error('browserSessionStarted before startBrowserSession');
+  return sessionStarted;
 }

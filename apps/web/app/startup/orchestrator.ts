@@ -41,6 +41,7 @@ import {
   type RandomSource,
 } from './sample-identity';
 import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
+import { effectivePersona, type PersonaShopper } from './persona';
 import { STARTUP_EXEMPT_PATH, type KeyValueStorage } from './storage-keys';
 import { applyVersionStorage, type VersionRecord } from './version';
 import type { RumInitConfiguration } from '@datadog/browser-rum';
@@ -92,6 +93,11 @@ export interface StartupResult {
   backendUrl: string;
   /** The stored identity, or null when the shopper list could not be loaded. */
   identity: SampleShopper | null;
+  /**
+   * Who this load shops as: the signed-in account, else the identity with its loyalty standing
+   * (decision 008). The monitoring user and the flag subject are built from it.
+   */
+  persona: PersonaShopper | null;
   /** Identity fields filled on this load; empty when a stored identity was reused. */
   identityFilled: readonly IdentityField[];
   /** List the identity was drawn from on this load, or null when none was drawn. */
@@ -157,11 +163,14 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
   // 4. Version, isBeta, errorSHA.
   const version = applyVersionStorage(env.localStorage, env.now);
 
+  // The persona the api last named (an account, or the identity with its tier; decision 008).
+  const persona = effectivePersona(env.localStorage, identity);
+
   // 5. Monitoring user and SDK start unless in a webview.
   const monitoringUser = chooseMonitoringUser({
     random: env.random,
     cookies: env.cookies,
-    storedIdentity: identity,
+    storedIdentity: persona,
     rumdev: switches.rumdev,
   });
   let monitoringStarted = false;
@@ -189,6 +198,7 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
     profile,
     backendUrl,
     identity,
+    persona,
     identityFilled,
     shopperList,
     version,

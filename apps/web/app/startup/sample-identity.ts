@@ -1,6 +1,7 @@
 // The sample shopper identity and the monitoring user (R-3.5 … R-3.7,
 // R-4.10 … R-4.14). Every function takes its clock, random source and storage explicitly.
 import { DEMO_USER, type SampleShopper, type ShopperListKind } from '@showroom/contracts/shopper';
+import type { PersonaShopper } from './persona';
 import {
   ANONYMOUS_CHANCE,
   DAY_SLICE_COUNT,
@@ -29,7 +30,8 @@ export const JOHN_DOE: Readonly<PlaceholderUser> = Object.freeze({
 export type MonitoringUserChoice =
   | { kind: 'anonymous' }
   | { kind: 'placeholder'; user: Readonly<PlaceholderUser> }
-  | { kind: 'sample'; user: Readonly<SampleShopper> }
+  | { kind: 'sample'; user: Readonly<PersonaShopper> }
+  | { kind: 'account'; user: Readonly<PersonaShopper> }
   | { kind: 'demo'; user: Readonly<SampleShopper> };
 
 const IDENTITY_FIELDS = Object.keys(IDENTITY_KEYS) as readonly IdentityField[];
@@ -149,16 +151,21 @@ export function hasCookie(cookies: string, name: string): boolean {
  * monitoring user only; the stored identity (and the flag context built from it) is untouched,
  * so removing the switch gives the shopper back. With no stored identity (the shopper list
  * could not be loaded) the session is anonymous. `random` is drawn exactly once unless
- * `rumdev` is on.
+ * `rumdev` is on. A signed-in account (decision 008) is always its own user: the anonymous
+ * draw and the placeholder model visitors nobody knows.
  */
 export function chooseMonitoringUser(options: {
   random: RandomSource;
   cookies: string;
-  storedIdentity: SampleShopper | null;
+  storedIdentity: PersonaShopper | null;
   rumdev: boolean;
 }): MonitoringUserChoice {
   if (options.rumdev) return { kind: 'demo', user: DEMO_USER };
-  if (options.random() < ANONYMOUS_CHANCE) return { kind: 'anonymous' };
+  const anonymous = options.random() < ANONYMOUS_CHANCE;
+  if (options.storedIdentity?.list === 'account') {
+    return { kind: 'account', user: options.storedIdentity };
+  }
+  if (anonymous) return { kind: 'anonymous' };
   if (hasCookie(options.cookies, JOHN_DOE_COOKIE)) return { kind: 'placeholder', user: JOHN_DOE };
   if (options.storedIdentity === null) return { kind: 'anonymous' };
   return { kind: 'sample', user: options.storedIdentity };

@@ -2,6 +2,7 @@
 // the unit tests regenerate it to prove the committed files match.
 import { DAY_SLICE_COUNT } from './storage-keys';
 import { DEMO_USER, type SampleShopper } from '@showroom/contracts/shopper';
+import { mulberry32 as sharedMulberry32 } from '@showroom/contracts/random';
 import type { RandomSource } from './sample-identity';
 
 export const SHOPPER_SEED = 20_260_101;
@@ -48,16 +49,9 @@ const LAST_NAMES = [
   'Haugen', 'Rahman',
 ] as const;
 
-/** mulberry32: a small, fast 32-bit seeded PRNG; same sequence in every JS engine. */
+/** mulberry32 (packages/contracts/src/random.ts): same sequence in every JS engine. */
 export function mulberry32(seed: number): RandomSource {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  return sharedMulberry32(seed);
 }
 
 export interface GeneratedShopperLists {

@@ -7,3 +7,14 @@ export const StartupContext = createContext<StartupResult | null>(null);
 export function useStartup(): StartupResult | null {
   return useContext(StartupContext);
 }
+
+/**
+ * The start-up result before the flag provider is ready (browser-startup.ts
+ * `browserSessionStarted`): for the shop's api calls, which do not depend on flags. Pages that
+ * render flags keep `useStartup`.
+ */
+export const ShopStartupContext = createContext<StartupResult | null>(null);
+
+export function useShopStartup(): StartupResult | null {
+  return useContext(ShopStartupContext);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as keys from './storage-keys';
+import * as builds from '../builds/build-rules';
 
 describe('storage keys and constants', () => {
   it('R-3.8 identity keys are the spec names', () => {
@@ -36,6 +37,7 @@ describe('storage keys and constants', () => {
       keys.RUM_CONFIG_HOST_KEY,
       keys.BACKEND_URL_OVERRIDE_KEY,
       keys.INSTANT_PAY_VARIANT_KEY,
+      builds.BUILD_RELOADS_KEY,
     ];
     expect(new Set(all).size).toBe(all.length);
   });
@@ -45,6 +47,6 @@ describe('storage keys and constants', () => {
     expect(keys.DAY_SLICE_COUNT).toBe(7);
     expect([keys.PROVIDER_READY_TIMEOUT_MS, keys.PROVIDER_READY_POLL_MS]).toEqual([10_000, 100]);
     expect([keys.INSTANT_PAY_B_BELOW, keys.INSTANT_PAY_C_ABOVE]).toEqual([0.33, 0.66]);
-    expect([keys.MANIFEST_PREFETCH_DELAY_MS, keys.RELOAD_THROTTLE_MS]).toEqual([1_000, 10_000]);
+    expect([builds.MANIFEST_PREFETCH_DELAY_MS, builds.RELOAD_THROTTLE_MS]).toEqual([1_000, 10_000]);
   });
 });

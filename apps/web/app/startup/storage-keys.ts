@@ -21,6 +21,13 @@ export const IDENTITY_KEYS = {
   useNewCheckoutFlow: 'user_use_new_checkout_flow',
 } as const;
 
+/**
+ * Local storage: the persona the api knows this browser as, JSON of the session's `shopper`
+ * (an account, or the sample shopper with their loyalty tier). Written from every session
+ * answer; start-up reads it for the monitoring user and the flag subject (decision 008).
+ */
+export const PERSONA_KEY = 'shopper_persona';
+
 /** Feature-flag overrides set by query switches, local storage, "true"/"false" (R-3.1). */
 export const FLAG_KEYS = {
   newCheckoutFlow: 'newCheckoutFlow',
@@ -37,6 +44,18 @@ export const DEMO_MODE_KEYS = {
   /** `{"enabled": boolean}` */
   newProductPhotos: 'newProductPhotos',
 } as const;
+
+/**
+ * Session storage: the scenario whose link opened this browser session (R-4.22), sent with
+ * every monitoring event as the global context property `scenario`.
+ */
+export const SCENARIO_STORAGE_KEY = 'showroom_scenario';
+
+/**
+ * Session storage: `{"profile","run"}` set by the traffic generator (tools/traffic) before the
+ * first page, sent as the global context properties `traffic` (the profile) and `traffic_run`.
+ */
+export const TRAFFIC_STORAGE_KEY = 'showroom_traffic';
 
 /** Local storage: "true" only while the app version is a beta build (R-9.8). */
 export const IS_BETA_KEY = 'isBeta';
@@ -74,10 +93,8 @@ export const INSTANT_PAY_B_BELOW = 0.33;
 /** instant_pay: a random value over this gives variant c (R-4.7). */
 export const INSTANT_PAY_C_ABOVE = 0.66;
 
-/** Manifest prefetch starts this long after load (R-4.21, R-9.1). */
-export const MANIFEST_PREFETCH_DELAY_MS = 1_000;
-/** A chunk-load error reloads a path at most once per this period (R-4.20, R-9.1). */
-export const RELOAD_THROTTLE_MS = 10_000;
+// The manifest prefetch delay, the forced-reload limit and their session-storage key (R-4.20,
+// R-4.21, R-9.1) are in app/builds/build-rules.ts, inside the build watch's own chunk.
 
 /** UTC hour below which the version is a beta, and below which it is a release candidate (R-9.8). */
 export const BETA_BEFORE_UTC_HOUR = 8;

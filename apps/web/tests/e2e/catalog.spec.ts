@@ -1,4 +1,5 @@
 import { expect, expectImagesLoaded, test } from './fixtures';
+import { startupDone } from './shop-helpers';
 
 const DEPARTMENTS = ['Tables', 'Chairs', 'Sofas', 'Bedding', 'Lighting'];
 
@@ -36,21 +37,28 @@ test.describe('catalog', () => {
       (await page.getByTestId('product-price').allTextContents()).map((text) =>
         Number(text.replace(/[^0-9.]/g, '')),
       );
+    const names = () => page.locator('.product-card__name').allTextContents();
+    const sorted = <T>(values: T[], compare: (a: T, b: T) => number) =>
+      values.every((value, index) => index === 0 || compare(values[index - 1]!, value) <= 0);
+    // The sort applies on change once React is in charge of the form (before hydration a
+    // changed select waits for its Apply button): start-up runs after hydration.
+    await startupDone(page);
+    // The URL can change a moment before the grid re-renders: each check waits for the grid.
     await page.getByLabel('Sort by').selectOption('price-asc');
     await expect(page).toHaveURL(/sort=price-asc/);
+    await expect.poll(async () => sorted(await prices(), (a, b) => a - b)).toBe(true);
     const ascending = await prices();
     expect(ascending.length).toBeGreaterThanOrEqual(12);
-    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
 
     await page.getByLabel('Sort by').selectOption('price-desc');
     await expect(page).toHaveURL(/sort=price-desc/);
-    const descending = await prices();
-    expect(descending).toEqual([...ascending].reverse());
+    await expect.poll(prices).toEqual([...ascending].reverse());
 
     await page.getByLabel('Sort by').selectOption('name-asc');
     await expect(page).toHaveURL(/sort=name-asc/);
-    const names = await page.locator('.product-card__name').allTextContents();
-    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    await expect
+      .poll(async () => sorted(await names(), (a, b) => a.localeCompare(b, 'en')))
+      .toBe(true);
   });
 
   test('a product page shows gallery, price, stock, materials and an add-to-cart control', async ({

@@ -214,7 +214,8 @@ test.describe('the flag provider chunk, loaded after hydration (docs/architectur
     await expect(page.locator('html')).toHaveAttribute('data-flags', 'ready');
     await expect(page.getByTestId('home-hero').locator('h1')).toHaveText(banner!.title);
     await page.goto('/department/chairs/product/13');
-    await expect(page.locator('section.recommendations')).toHaveAttribute(
+    // The streamed list, not the fallback React keeps beside it until the swap.
+    await expect(page.locator('section.recommendations[data-strategy]')).toHaveAttribute(
       'data-strategy',
       'similar-materials',
     );

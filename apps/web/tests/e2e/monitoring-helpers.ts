@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect } from './fixtures';
+import { expect, test } from './fixtures';
 import { API_URL } from './shop-helpers';
 import type { SessionDetail, TimelineEntry } from '@showroom/contracts/monitoring';
 
@@ -63,12 +63,16 @@ export async function leavePage(page: Page): Promise<void> {
   await page.close({ runBeforeUnload: true });
 }
 
-/** The session as the api's inspector answers it, or null while the api does not know it. */
+/**
+ * The session as the api's inspector answers it (this run's api, or `apiUrl`), or null while
+ * the api does not know it.
+ */
 export async function inspectSession(
   request: APIRequestContext,
   sessionId: string,
+  apiUrl: string = API_URL,
 ): Promise<InspectedSession | null> {
-  const response = await request.get(`${API_URL}/monitoring/sessions/${sessionId}`);
+  const response = await request.get(`${apiUrl}/monitoring/sessions/${sessionId}`);
   if (response.status() === 404) return null;
   expect(response.status(), `GET /monitoring/sessions/${sessionId}`).toBe(200);
   return (await response.json()) as InspectedSession;
@@ -189,44 +193,112 @@ export function sampleShopperIds(): Set<string> {
   return ids;
 }
 
-export interface SecondApi {
+export interface SecondServer {
   url: string;
   /** Every JSON log line it printed so far. */
   logLines(): Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
+export type SecondApi = SecondServer;
+
+export interface SecondApiOptions {
+  /** PostgreSQL instead of a SQLite file in its own data folder (the database must exist). */
+  databaseUrl?: string;
+  /** Flag definitions (a UFC file or folder) instead of apps/api/flags: FLAGS_PATH. */
+  flagsPath?: string;
+}
+
 /**
  * A second api process (the built one) on its own port and data folder, logging at info, so a
  * test can read its log lines: the e2e web server's own api logs at warn into Playwright's
- * output, which tests cannot read.
+ * output, which tests cannot read. With `databaseUrl`, on PostgreSQL (migrated and seeded at
+ * start, as on SQLite).
  */
-export async function startSecondApi(port: number, webOrigin: string): Promise<SecondApi> {
+export async function startSecondApi(
+  port: number,
+  webOrigin: string,
+  options: SecondApiOptions = {},
+): Promise<SecondApi> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-e2e-api-'));
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'apps/api/dist/server.js')], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
+  const server = await startServer(
+    'second api',
+    'apps/api/dist/server.js',
+    `http://127.0.0.1:${port}`,
+    '/health',
+    {
       API_PORT: String(port),
       API_HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      DATABASE_URL: options.databaseUrl ?? '',
+      FLAGS_PATH: options.flagsPath ?? '',
       LOG_LEVEL: 'info',
       CORS_ORIGINS: webOrigin,
       NODE_ENV: 'test',
     },
+  );
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second web server (the built one) whose server rendering and `/api` proxy use `apiUrl`:
+ * with a second api, a whole page — its server-rendered content and its browser calls — runs
+ * on that api's database.
+ */
+export async function startSecondWeb(port: number, apiUrl: string): Promise<SecondServer> {
+  return startServer(
+    'second web server',
+    'apps/web/build/server-main/main.js',
+    `http://127.0.0.1:${port}`,
+    '/',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_URL: apiUrl,
+      NODE_ENV: 'production',
+    },
+  );
+}
+
+/** Starts a built server of the repository and waits until `healthPath` answers 200. */
+async function startServer(
+  name: string,
+  script: string,
+  url: string,
+  healthPath: string,
+  env: Record<string, string>,
+): Promise<SecondServer> {
+  // A server left running on the port (a test run killed before its clean-up) would answer the
+  // health check below with another build and database: refuse instead of testing it.
+  const occupied = await fetch(`${url}${healthPath}`).then(
+    () => true,
+    () => false,
+  );
+  if (occupied) throw new Error(`${name}: something already answers on ${url}; stop it first`);
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
+  // Never outlive the test worker, even when it ends without running its clean-up.
+  const killChild = () => child.kill('SIGTERM');
+  process.once('exit', killChild);
+  void exited.then(() => process.off('exit', killChild));
   await expect
     .poll(
       async () => {
-        if (child.exitCode !== null) throw new Error(`second api exited:\n${output}`);
-        return fetch(`${url}/health`).then(
+        if (child.exitCode !== null) throw new Error(`${name} exited:\n${output}`);
+        return fetch(`${url}${healthPath}`).then(
           (response) => response.status,
           () => 0,
         );
@@ -247,7 +319,30 @@ export async function startSecondApi(port: number, webOrigin: string): Promise<S
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Gives the calling spec file its own api and web server (started before its tests, stopped
+ * after them), for tests that change shared state such as flags.
+ */
+export function withSecondShop(apiPort: number, webPort: number): void {
+  let stop: (() => Promise<void>) | undefined;
+  test.beforeAll(async () => {
+    const api = await startSecondApi(apiPort, `http://127.0.0.1:${webPort}`);
+    try {
+      const web = await startSecondWeb(webPort, `http://127.0.0.1:${apiPort}`);
+      stop = async () => {
+        await web.stop();
+        await api.stop();
+      };
+    } catch (error) {
+      await api.stop();
+      throw error;
+    }
+  });
+  test.afterAll(async () => {
+    await stop?.();
+  });
 }

@@ -89,6 +89,22 @@ test.describe('browser monitoring through the local intake', () => {
           expect.stringMatching(/^view: \/order\//),
         ]),
       );
+    // A view's first version can arrive before the one carrying the flags the page recorded
+    // again for it (flag-memory.ts): wait for the exit beacon's last versions too.
+    const withoutFlags = () =>
+      (stored?.timeline ?? [])
+        .filter((entry) => ['view', 'action', 'error'].includes(entry.kind))
+        .filter((entry) => Object.keys(entry.featureFlags ?? {}).length === 0)
+        .map((entry) => `${entry.kind} ${entry.title}`);
+    await expect
+      .poll(
+        async () => {
+          stored = await inspectSession(request, sessionId);
+          return withoutFlags();
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual([]);
     const session = stored!;
     expect(session.session).toMatchObject({
       anonymous: false,
@@ -195,6 +211,11 @@ test.describe('browser monitoring through the local intake', () => {
       const id = await rumSessionId(page); // the user is set or cleared by then
       const user = await page.evaluate(() => window.DD_RUM?.getUser() ?? {});
       await leavePage(page);
+      // The exit flush is a beacon the browser may still be sending: closing the context at once
+      // can cancel it on a busy machine, so wait until the intake has the session.
+      await expect
+        .poll(async () => (await inspectSession(request, id)) !== null, { timeout: 30_000 })
+        .toBe(true);
       await context.close();
       sessions.push({ id, userId: typeof user.id === 'string' ? user.id : null });
     };

@@ -61,7 +61,7 @@ test.describe('saved payments and the profile', () => {
     await expect(rows.last()).toHaveAttribute('data-order-id', firstOrder);
     await expect(page.getByTestId('saved-card')).toHaveCount(1);
 
-    // Payment methods: add another card, delete the first.
+    // Payment methods: add another card, make it the default, delete the first.
     await page.getByRole('link', { name: 'Payment methods' }).first().click();
     await expect(page.getByTestId('saved-card')).toHaveCount(1);
     const add = page.getByTestId('add-card-form');
@@ -69,10 +69,19 @@ test.describe('saved payments and the profile', () => {
     await add.getByLabel('Expiry (MM/YY)').fill('11/30');
     await add.getByLabel('Security code (CVC)').fill('321');
     await add.getByRole('button', { name: 'Save card' }).click();
-    await expect(page.getByTestId('saved-card')).toHaveCount(2);
-    await expect(page.getByTestId('saved-card').first()).toContainText('Mastercard');
-    await page
-      .getByTestId('saved-card')
+    const cards = page.getByTestId('saved-card');
+    await expect(cards).toHaveCount(2);
+    // The first card saved is the default, listed first.
+    await expect(cards.first()).toContainText('Visa');
+    await expect(cards.first().getByTestId('default-card-badge')).toHaveText('Default');
+    await expect(cards.nth(1)).toContainText('Mastercard');
+    await cards
+      .filter({ hasText: 'Mastercard' })
+      .getByRole('button', { name: /^Make default/ })
+      .click();
+    await expect(cards.first()).toContainText('Mastercard');
+    await expect(cards.first().getByTestId('default-card-badge')).toHaveText('Default');
+    await cards
       .filter({ hasText: 'Visa' })
       .getByRole('button', { name: /^Delete/ })
       .click();

@@ -130,3 +130,17 @@ export async function confirmedOrderId(page: Page): Promise<string> {
   expect(page.url()).toContain(`/order/${id}`);
   return id ?? '';
 }
+
+/** Fills in /signup (already open) and sends it: the page asks for the code sent to `email`. */
+export async function signUp(
+  page: Page,
+  account: { name: string; email: string; password: string },
+) {
+  const form = page.getByTestId('signup-form');
+  await form.getByLabel('Full name').fill(account.name);
+  await form.getByLabel('E-mail').fill(account.email);
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL(/\/signup-verify$/);
+  await expect(page.getByTestId('code-email')).toHaveText(account.email);
+}

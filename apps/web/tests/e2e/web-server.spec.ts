@@ -7,9 +7,10 @@ import { expect, test } from './fixtures';
 
 const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SERVER = path.join(WEB_ROOT, 'build', 'server-main', 'main.js');
-// Spare ports beside this run's web server (playwright.config.ts), so parallel runs do not collide.
+// Spare ports beside this run's web server (playwright.config.ts), so parallel runs do not collide
+// (the monitoring spec's second api takes E2E_API_PORT + 7, the others higher offsets).
 const basePort = Number(process.env.E2E_WEB_PORT ?? 3100);
-const [downApiPort, brokenProfilePort, badRatePort] = [basePort + 9, basePort + 8, basePort + 7];
+const [downApiPort, brokenProfilePort, badRatePort] = [basePort + 31, basePort + 32, basePort + 33];
 
 interface Started {
   child: ChildProcess;
@@ -26,7 +27,12 @@ function startWebServer(env: Record<string, string>): Started {
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (signal) output += `\n(ended by signal ${signal})`;
+      resolve(code);
+    }),
+  );
   return { child, output: () => output, exited };
 }
 
@@ -39,7 +45,8 @@ test.describe('the web server on its own', () => {
     // Port 9 (discard) is closed on loopback: every api call fails to connect.
     const server = startWebServer({ PORT: String(downApiPort), API_URL: 'http://127.0.0.1:9' });
     try {
-      await expect.poll(() => server.output()).toContain('listening');
+      // Loading the server build takes seconds on a busy machine.
+      await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('listening');
       const response = await page.goto(`http://localhost:${downApiPort}/department/tables`);
       expect(response?.status()).toBe(500);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
@@ -47,7 +54,10 @@ test.describe('the web server on its own', () => {
       expect(await response?.text()).not.toMatch(/at .+\.js:\d+/);
     } finally {
       server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      expect(
+        await server.exited,
+        `exit code of the web server; its output:\n${server.output()}`,
+      ).toBe(0);
     }
   });
 

@@ -133,6 +133,8 @@ describe('createFreeShippingThreshold', () => {
     team: 'sales',
     useDiscount: false,
     useNewCheckoutFlow: false,
+    loyaltyMember: false,
+    tier: 'none' as const,
   };
 
   it('evaluates the flag for the shopper under the browser context names', async () => {
@@ -155,6 +157,8 @@ describe('createFreeShippingThreshold', () => {
             team: 'sales',
             useDiscount: false,
             useNewCheckoutFlow: false,
+            tier: 'none',
+            loyaltyMember: false,
           },
         },
       },

@@ -1,7 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { prepareSharedQuery } from '../../db/prepared.js';
+import type { RequestSpan } from '../../http/request-tracing.js';
 import { randomId } from '../session/random-id.js';
 
 import type { Edition } from '@showroom/contracts/cart';
@@ -31,6 +34,20 @@ export interface EditionRecord {
 
 export type CartRepository = ReturnType<typeof createCartRepository>;
 
+/** How a traced read of the cart's lines runs: in a child span of the request's span. */
+export interface TracedCartQuery {
+  span: RequestSpan | undefined;
+  /**
+   * The `fault_cart_query_latency_ms` fault (decision 010): the query takes this much longer.
+   * On PostgreSQL a real `pg_sleep` on the query's connection; on SQLite (a synchronous driver
+   * that must not block the event loop) an awaited delay inside the same span.
+   */
+  slowMs: number;
+}
+
+/** The span of the cart's query, named as the statement it times. */
+export const CART_QUERY_SPAN = 'SELECT cart_lines';
+
 const linesQueryOn = (db: Kysely<Database>, sessionId: string) =>
   db
     .selectFrom('cart_lines as cl')
@@ -56,8 +73,25 @@ const linesOfSession = prepareSharedQuery((db: Kysely<Database>, sessionId: stri
   linesQueryOn(db, sessionId).orderBy('cl.created_at').orderBy('cl.id'),
 );
 
+/**
+ * The same lines, locked for the checkout's transaction on PostgreSQL (`for update of cl`): a
+ * concurrent checkout of the same cart waits and then finds the lines gone (CART_EMPTY), a
+ * concurrent quantity change waits and then finds its line gone (404), so one cart is sold once
+ * (docs/decisions/003-sessions-money-idempotency.md). SQLite runs one transaction at a time.
+ */
+const lockedLinesOfSession = prepareSharedQuery((db: Kysely<Database>, sessionId: string) => {
+  const query = linesQueryOn(db, sessionId).orderBy('cl.created_at').orderBy('cl.id');
+  return isPostgres(db) ? query.forUpdate('cl') : query;
+});
+
 /** Cart lines of one session at a time; pass a transaction to take part in one. */
 export function createCartRepository(db: Kysely<Database>) {
+  /** A slow cart query: the database itself waits on PostgreSQL, the event loop is free on SQLite. */
+  const slowDown = async (ms: number) => {
+    if (isPostgres(db)) await sql`select pg_sleep(${ms / 1000})`.execute(db);
+    else await sleep(ms);
+  };
+
   const linesQuery = (sessionId: string) => linesQueryOn(db, sessionId);
 
   type LineRow = Awaited<ReturnType<ReturnType<typeof linesQuery>['executeTakeFirstOrThrow']>>;
@@ -76,9 +110,41 @@ export function createCartRepository(db: Kysely<Database>) {
   };
 
   return {
-    async listLines(sessionId: string): Promise<CartLineRecord[]> {
-      const rows = await linesOfSession(db, sessionId);
-      return rows.map(toLine);
+    /** The session's lines in cart order; with `traced`, in a span of the request's trace. */
+    async listLines(sessionId: string, traced?: TracedCartQuery): Promise<CartLineRecord[]> {
+      if (!traced?.span) {
+        if (traced && traced.slowMs > 0) await slowDown(traced.slowMs);
+        return (await linesOfSession(db, sessionId)).map(toLine);
+      }
+      const postgres = isPostgres(db);
+      const span = traced.span.startChild(CART_QUERY_SPAN, {
+        'db.system.name': postgres ? 'postgresql' : 'sqlite',
+        'db.operation.name': 'SELECT',
+        'db.collection.name': 'cart_lines',
+        'db.query.summary': 'SELECT cart_lines of a session',
+      });
+      try {
+        if (traced.slowMs > 0) {
+          span.setAttributes({
+            'fault.flag': 'fault_cart_query_latency_ms',
+            'fault.value': traced.slowMs,
+          });
+          await slowDown(traced.slowMs);
+        }
+        const rows = await linesOfSession(db, sessionId);
+        span.setAttributes({ 'db.response.returned_rows': rows.length });
+        return rows.map(toLine);
+      } catch (err) {
+        span.recordError(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+
+    /** The session's lines for checkout, locked until its transaction ends (PostgreSQL). */
+    async lockLines(sessionId: string): Promise<CartLineRecord[]> {
+      return (await lockedLinesOfSession(db, sessionId)).map(toLine);
     },
 
     async findLine(sessionId: string, lineId: string): Promise<CartLineRecord | undefined> {
@@ -138,12 +204,14 @@ export function createCartRepository(db: Kysely<Database>) {
 
     /**
      * Adds quantity to the session's line for this edition, creating it when absent. Answers the
-     * line id, or undefined when the line would pass MAX_LINE_QUANTITY (a concurrent add won).
+     * line id, or undefined when the line would pass `maxQuantity` (default MAX_LINE_QUANTITY):
+     * the condition is part of the upsert, so adds racing on one line cannot pass it together.
      */
     async addToLine(
       sessionId: string,
       line: { productId: number; edition: Edition; quantity: number },
       now: Date,
+      maxQuantity: number = MAX_LINE_QUANTITY,
     ): Promise<string | undefined> {
       const row = await db
         .insertInto('cart_lines')
@@ -165,7 +233,7 @@ export function createCartRepository(db: Kysely<Database>) {
               eb(
                 eb('cart_lines.quantity', '+', eb.ref('excluded.quantity')),
                 '<=',
-                MAX_LINE_QUANTITY,
+                Math.min(maxQuantity, MAX_LINE_QUANTITY),
               ),
             ),
         )
@@ -191,6 +259,31 @@ export function createCartRepository(db: Kysely<Database>) {
         .where('id', '=', lineId)
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+
+    /**
+     * Locks the session's row until the transaction ends (PostgreSQL `for update`; SQLite runs
+     * one transaction at a time): changes that replace the whole cart then run one after the
+     * other.
+     */
+    async lockSession(sessionId: string): Promise<void> {
+      if (!isPostgres(db)) return;
+      await db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', sessionId)
+        .forUpdate()
+        .execute();
+    },
+
+    /** Removes these lines (the ones an order took); lines added since stay in the cart. */
+    async removeLines(sessionId: string, lineIds: string[]): Promise<void> {
+      if (lineIds.length === 0) return;
+      await db
+        .deleteFrom('cart_lines')
+        .where('session_id', '=', sessionId)
+        .where('id', 'in', lineIds)
+        .execute();
     },
 
     async clear(sessionId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { requestBrowserFamily } from '../../http/browser-family.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorRef } from '../../http/errors.js';
+import type { RequestFaults } from '../faults/request-faults.js';
 import type { RequireSession } from '../session/require-session.js';
 import { DEFAULT_SHIPPING_COUNTRY } from '@showroom/contracts/shipping';
 import {
@@ -16,12 +17,14 @@ import type { CartService } from './service.js';
 export interface CartRoutesOptions {
   requireSession: RequireSession;
   cart: CartService;
+  /** The slow cart query fault aimed at the shopper (decision 010). */
+  faults: RequestFaults;
 }
 
 /** The session's cart; every answer is the whole cart, priced by the server. */
 export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
   app,
-  { requireSession, cart },
+  { requireSession, cart, faults },
 ) => {
   const errors = { 400: errorRef, 404: errorRef, 409: errorRef };
 
@@ -37,10 +40,12 @@ export const cartRoutes: FastifyPluginAsyncTypebox<CartRoutesOptions> = async (
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
+      const slowMs = await faults.value(request, 'fault_cart_query_latency_ms', session);
       return cart.view(
         session,
         request.query.country ?? DEFAULT_SHIPPING_COUNTRY,
         requestBrowserFamily(request),
+        { span: request.trace?.span, slowMs },
       );
     },
   );

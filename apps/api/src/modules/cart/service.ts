@@ -17,6 +17,7 @@ import {
   type CartLineRecord,
   type Edition,
   type EditionRecord,
+  type TracedCartQuery,
 } from './repository.js';
 import { createFreeShippingThreshold, type FreeShippingThreshold } from './free-shipping.js';
 import type { Cart } from '@showroom/contracts/cart';
@@ -115,13 +116,15 @@ export function createCartService(db: Kysely<Database>, options: CartServiceOpti
   return {
     counts: (sessionId: string) => repository.counts(sessionId),
 
+    /** The priced cart; `traced` times its query in the request's trace (GET /cart). */
     async view(
       session: ShopSession,
       country: ShippingCountry,
       browser: BrowserFamily,
+      traced?: TracedCartQuery,
     ): Promise<Cart> {
       const [lines, thresholdCents] = await Promise.all([
-        repository.listLines(session.id),
+        repository.listLines(session.id, traced),
         freeShippingThreshold(session.shopper, browser),
       ]);
       return toCartView(lines, session.shopper, country, thresholdCents);
@@ -141,8 +144,15 @@ export function createCartService(db: Kysely<Database>, options: CartServiceOpti
       if (inCart + input.quantity > edition.stock) {
         throw outOfStock(edition, { inCart, field: 'quantity' });
       }
-      const lineId = await repository.addToLine(session.id, input, now);
+      // The stock just read caps the line in the upsert itself: adds racing each other are
+      // accepted only up to it, as when they come one after the other.
+      const lineId = await repository.addToLine(session.id, input, now, edition.stock);
       if (!lineId) {
+        const current =
+          (await repository.findLineFor(session.id, input.productId, input.edition))?.quantity ?? 0;
+        if (current + input.quantity > edition.stock) {
+          throw outOfStock(edition, { inCart: current, field: 'quantity' });
+        }
         throw conflict(
           'QUANTITY_LIMIT',
           `A cart line holds at most ${MAX_LINE_QUANTITY}`,
@@ -155,7 +165,10 @@ export function createCartService(db: Kysely<Database>, options: CartServiceOpti
       const line = await repository.findLine(session.id, lineId);
       if (!line) throw new ApiError(404, 'NOT_FOUND', 'Cart line not found', 'lineId');
       if (quantity > line.stock) throw outOfStock(line, { field: 'quantity' });
-      await repository.setQuantity(session.id, lineId, quantity);
+      // Gone since it was read: a checkout that was taking this cart ordered it.
+      if (!(await repository.setQuantity(session.id, lineId, quantity))) {
+        throw new ApiError(404, 'NOT_FOUND', 'Cart line not found', 'lineId');
+      }
     },
 
     async removeItem(session: ShopSession, lineId: string): Promise<void> {
@@ -170,8 +183,12 @@ export function createCartService(db: Kysely<Database>, options: CartServiceOpti
       if (input.quantity > edition.stock) throw outOfStock(edition, { field: 'quantity' });
       await db.transaction().execute(async (trx) => {
         const cart = createCartRepository(trx);
+        // Buy nows racing each other (a double click, two products) replace the cart in turn:
+        // without the lock each clear misses the others' uncommitted lines and all of them stay.
+        await cart.lockSession(session.id);
         await cart.clear(session.id);
-        await cart.addToLine(session.id, input, now);
+        // Capped at its own quantity: never added to a line of the same product left there.
+        await cart.addToLine(session.id, input, now, input.quantity);
       });
     },
   };

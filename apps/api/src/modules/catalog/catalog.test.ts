@@ -188,6 +188,8 @@ describe('api errors and docs', () => {
       '/departments',
       '/departments/{slug}/products',
       '/products/{id}',
+      '/search',
+      '/search/suggestions',
       '/health',
     ]) {
       expect(doc.paths).toHaveProperty([path]);

@@ -1,9 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Database, ProductTable } from '../../db/schema.js';
-import type { Department, Product, ProductSort, ProductSummary } from '@showroom/contracts/catalog';
+import { createProductFinder, type ProductMatches } from './product-finder.js';
+import { SUMMARY_COLUMNS, toSummary, type ProductSummaryRow } from './product-rows.js';
+import type {
+  Department,
+  Product,
+  ProductFilters,
+  ProductSort,
+  ProductSummary,
+} from '@showroom/contracts/catalog';
 
-type ProductRow = Selectable<ProductTable> & {
+type ProductRow = Omit<Selectable<ProductTable>, 'colour_name'> & {
   se_name: string;
   se_description: string;
   se_price_cents: number;
@@ -11,31 +19,27 @@ type ProductRow = Selectable<ProductTable> & {
   se_stock: number;
 };
 
-const SORT_ORDER: Record<
-  ProductSort,
-  { column: 'id' | 'price_cents' | 'name'; direction: 'asc' | 'desc' }
-> = {
-  featured: { column: 'id', direction: 'asc' },
-  'price-asc': { column: 'price_cents', direction: 'asc' },
-  'price-desc': { column: 'price_cents', direction: 'desc' },
-  'name-asc': { column: 'name', direction: 'asc' },
-  'name-desc': { column: 'name', direction: 'desc' },
-};
-
-export interface ProductPage {
-  products: ProductSummary[];
-  total: number;
-}
-
 export type CatalogRepository = ReturnType<typeof createCatalogRepository>;
 
 export function createCatalogRepository(db: Kysely<Database>) {
+  const findProducts = createProductFinder(db);
   const productQuery = () =>
     db
       .selectFrom('products as p')
       .innerJoin('special_editions as se', 'se.product_id', 'p.id')
-      .selectAll('p')
       .select([
+        'p.id',
+        'p.department_slug',
+        'p.name',
+        'p.kind',
+        'p.description',
+        'p.price_cents',
+        'p.stock',
+        'p.colour',
+        'p.materials',
+        'p.width_cm',
+        'p.depth_cm',
+        'p.height_cm',
         'se.name as se_name',
         'se.description as se_description',
         'se.price_cents as se_price_cents',
@@ -69,67 +73,52 @@ export function createCatalogRepository(db: Kysely<Database>) {
       return departments.find((department) => department.slug === slug);
     },
 
-    async listProducts(
+    /** A page of a department's products, filtered, with its total and facets. */
+    listProducts(
       slug: string,
-      options: { sort: ProductSort; limit: number; offset: number },
-    ): Promise<ProductPage> {
-      const order = SORT_ORDER[options.sort];
-      const [rows, count] = await Promise.all([
-        productQuery()
-          .where('p.department_slug', '=', slug)
-          .orderBy(`p.${order.column}`, order.direction)
-          .orderBy('p.id')
-          .limit(options.limit)
-          .offset(options.offset)
-          .execute(),
-        db
-          .selectFrom('products')
-          .where('department_slug', '=', slug)
-          .select((eb) => eb.fn.countAll<string | number>().as('total'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { products: rows.map(toSummary), total: Number(count.total) };
+      options: { sort: ProductSort; limit: number; offset: number; filters: ProductFilters },
+    ): Promise<ProductMatches> {
+      return findProducts({ department: slug, ...options });
     },
 
     async findProduct(id: number): Promise<Product | undefined> {
       const [row] = await productById(undefined, id);
       return row ? toProduct(row) : undefined;
     },
-  };
-}
 
-function toSummary(row: ProductRow): ProductSummary {
-  return {
-    id: row.id,
-    department: row.department_slug,
-    name: row.name,
-    kind: row.kind,
-    priceCents: row.price_cents,
-    stock: row.stock,
-    colour: row.colour,
-    materials: JSON.parse(row.materials) as string[],
-    specialEdition: { priceCents: row.se_price_cents, badge: row.se_badge, stock: row.se_stock },
+    /**
+     * The other products of a product's department in featured order (at most `limit`), or
+     * undefined when there is no such product: what recommendations choose from.
+     */
+    async listRecommendationCandidates(
+      id: number,
+      limit: number,
+    ): Promise<ProductSummary[] | undefined> {
+      const product = await db
+        .selectFrom('products')
+        .select('department_slug')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!product) return undefined;
+      const { rows } = await sql<ProductSummaryRow>`select ${SUMMARY_COLUMNS}
+        from products p join special_editions se on se.product_id = p.id
+        where p.department_slug = ${product.department_slug} and p.id <> ${id}
+        order by p.id limit ${limit}`.execute(db);
+      return rows.map(toSummary);
+    },
   };
 }
 
 function toProduct(row: ProductRow): Product {
+  const summary = toSummary(row);
   return {
-    id: row.id,
-    department: row.department_slug,
-    name: row.name,
-    kind: row.kind,
+    ...summary,
     description: row.description,
-    priceCents: row.price_cents,
-    stock: row.stock,
-    colour: row.colour,
-    materials: JSON.parse(row.materials) as string[],
     dimensions: { widthCm: row.width_cm, depthCm: row.depth_cm, heightCm: row.height_cm },
     specialEdition: {
+      ...summary.specialEdition,
       name: row.se_name,
       description: row.se_description,
-      priceCents: row.se_price_cents,
-      badge: row.se_badge,
-      stock: row.se_stock,
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { REPO_ROOT } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { CatalogSeed } from '@showroom/contracts/catalog';
+import { colourName } from '@showroom/contracts/colours';
 
 export const CATALOG_SEED_FILE = path.join(REPO_ROOT, 'data', 'catalog.json');
 
@@ -41,6 +42,7 @@ export async function seedCatalog(db: Kysely<Database>, seed: CatalogSeed): Prom
           stock: p.stock,
           materials: JSON.stringify(p.materials),
           colour: p.colour,
+          colour_name: colourName(p.colour),
           width_cm: p.dimensions.widthCm,
           depth_cm: p.dimensions.depthCm,
           height_cm: p.dimensions.heightCm,

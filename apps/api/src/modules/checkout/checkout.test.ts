@@ -287,6 +287,7 @@ describe('POST /checkout/orders', () => {
         brand: 'visa',
         last4: '4242',
         ...futureExpiry(),
+        isDefault: true,
         createdAt: expect.any(String),
       },
     ]);

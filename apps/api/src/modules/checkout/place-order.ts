@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
+import type { RequestSpan } from '../../http/request-tracing.js';
 import { CURRENCY, priceCart } from '../cart/pricing.js';
 import { createFreeShippingThreshold, type FreeShippingThreshold } from '../cart/free-shipping.js';
 import { createCartRepository, type CartLineRecord } from '../cart/repository.js';
@@ -11,12 +12,14 @@ import { createOrdersRepository } from '../orders/repository.js';
 import type { Order } from '@showroom/contracts/orders';
 import { validateCard, type ValidatedCard } from '../payments/card-validation.js';
 import {
+  CardDeclinedError,
   toPaymentApiError,
   type Charge,
   type PaymentGateway,
   type PaymentSource,
 } from '../payments/gateway.js';
 import { createPaymentsRepository } from '../payments/repository.js';
+import { earnOrderPoints } from '../loyalty/service.js';
 import type { ShopSession } from '../session/repository.js';
 import { randomId } from '../session/random-id.js';
 import { createIdempotencyRepository, requestFingerprint } from './idempotency.js';
@@ -33,8 +36,18 @@ export class BuyNowDemoError extends Error {
   }
 }
 
+/** Why the simulated gateway declines an order the decline fault drew (decision 010). */
+export const FAULT_DECLINE_REASON = 'Card declined by issuer: do not honour (simulated)';
+
 export interface PlaceOrderInput {
   session: ShopSession;
+  /**
+   * The `fault_payment_decline_percent` fault for this shopper (0–100, decision 010): each order
+   * is declined by the gateway with this chance, drawn per order.
+   */
+  declinePercent?: number;
+  /** The request's server span: a declined order the fault drew is recorded on it as an error. */
+  span?: RequestSpan | undefined;
   /** The shopper's browser family, for the flag subject of the free-shipping threshold. */
   browser: BrowserFamily;
   body: PlaceOrderBody;
@@ -81,6 +94,8 @@ export function createCheckout({
     async placeOrder(input: PlaceOrderInput): Promise<PlaceOrderResult> {
       const { session, browser, body, idempotencyKey, now, log } = input;
       const plan = planPayment(body.payment, now);
+      const declinePercent = input.declinePercent ?? 0;
+      const faultDeclines = declinePercent > 0 && Math.random() * 100 < declinePercent;
       const fingerprint = idempotencyKey ? requestFingerprint(fingerprintSecret, body) : '';
       // Read before the transaction: on SQLite its one connection is taken until commit.
       const thresholdCents = await freeShippingThreshold(session.shopper, browser);
@@ -97,7 +112,7 @@ export function createCheckout({
           }
 
           const cart = createCartRepository(trx);
-          const lines = await cart.listLines(session.id);
+          const lines = await cart.lockLines(session.id);
           if (lines.length === 0) {
             throw conflict('CART_EMPTY', 'Your cart is empty: add a product before checking out');
           }
@@ -119,6 +134,7 @@ export function createCheckout({
               currency: CURRENCY,
               reference: orderId,
               saveForLater: plan.type === 'card' && plan.save,
+              ...(faultDeclines ? { simulateDecline: FAULT_DECLINE_REASON } : {}),
             });
           } catch (err) {
             const card = plan.type === 'card' ? plan.card : undefined;
@@ -126,6 +142,17 @@ export function createCheckout({
               { cardBrand: card?.brand, cardLast4: card?.last4, err: errorName(err) },
               'charge failed',
             );
+            if (faultDeclines && err instanceof CardDeclinedError) {
+              const fault = {
+                'fault.flag': 'fault_payment_decline_percent',
+                'fault.value': declinePercent,
+              };
+              log.warn(
+                { ...fault, declineReason: err.message, cardBrand: card?.brand },
+                'payment declined: fault flag',
+              );
+              input.span?.recordError(err, { ...fault, 'payment.decline_reason': err.message });
+            }
             throw toPaymentApiError(err);
           }
 
@@ -170,6 +197,7 @@ export function createCheckout({
             },
             now,
           );
+          await earnOrderPoints(trx, session.id, orderId, order.totalCents, now);
           if (plan.type === 'card' && charge.token) {
             const { brand, last4, expMonth, expYear } = plan.card;
             await payments.saveMethod(
@@ -178,7 +206,10 @@ export function createCheckout({
               now,
             );
           }
-          await cart.clear(session.id);
+          await cart.removeLines(
+            session.id,
+            lines.map((line) => line.id),
+          );
           if (idempotencyKey) await idempotency.complete(session.id, idempotencyKey, 201, order);
 
           log.info(

@@ -2,6 +2,7 @@ import { requestBrowserFamily } from '../../http/browser-family.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorRef } from '../../http/errors.js';
 import { OrderSchema } from '@showroom/contracts/orders';
+import type { RequestFaults } from '../faults/request-faults.js';
 import type { RequireSession } from '../session/require-session.js';
 import type { Checkout } from './place-order.js';
 import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from '@showroom/contracts/checkout';
@@ -9,11 +10,13 @@ import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from '@showroom/contrac
 export interface CheckoutRoutesOptions {
   requireSession: RequireSession;
   checkout: Checkout;
+  /** The payment decline fault aimed at the shopper (decision 010). */
+  faults: RequestFaults;
 }
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = async (
   app,
-  { requireSession, checkout },
+  { requireSession, checkout, faults },
 ) => {
   app.post(
     '/checkout/orders',
@@ -26,7 +29,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
           'card and empties the cart. Errors change nothing: 400 invalid field, 402 CARD_DECLINED, ' +
           '404 unknown saved card, 409 OUT_OF_STOCK or CART_EMPTY, 422 Idempotency-Key reused ' +
           'with another body, 502 GATEWAY_ERROR. Test cards: 4242 4242 4242 4242 succeeds, ' +
-          '4000 0000 0000 0002 is declined, 4000 0000 0000 0119 fails at the gateway.',
+          '4000 0000 0000 0002 is declined, 4000 0000 0000 0119 fails at the gateway. While the ' +
+          'fault_payment_decline_percent fault flag is aimed at the shopper, that share of ' +
+          'orders is declined (402 CARD_DECLINED).',
         headers: PlaceOrderHeadersSchema,
         body: PlaceOrderBodySchema,
         response: {
@@ -43,8 +48,11 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
+      const declinePercent = await faults.value(request, 'fault_payment_decline_percent', session);
       const result = await checkout.placeOrder({
         session,
+        declinePercent,
+        span: request.trace?.span,
         browser: requestBrowserFamily(request),
         body: request.body,
         idempotencyKey: request.headers['idempotency-key'],

@@ -6,7 +6,9 @@ import { DEFAULT_FLAGS_PATH, readFlagDefinitions, type FlagDefinitions } from '.
 import { precomputeAssignments } from './precompute.js';
 import { createFlagsRepository } from './repository.js';
 import { fetchAssignments } from './test-support.js';
+import { FAULT_ALLOCATION_KEY, FAULT_FLAG_KEYS, FAULT_FLAGS } from '@showroom/contracts/faults';
 
+/** The shop's flags; the fault flags (faults.json, decision 010) are disabled, so not served. */
 const DEFAULT_FLAG_KEYS = [
   'checkout_country_selector_first',
   'free_shipping_threshold_cents',
@@ -48,9 +50,32 @@ function shopper(id: string, fields: Record<string, unknown>) {
 }
 
 describe('the default flag definitions (apps/api/flags)', () => {
-  it('load without warnings and define the shop flags', () => {
+  it('load without warnings and define the shop flags and the fault flags', () => {
     expect(definitions.warnings).toEqual([]);
-    expect(definitions.flags.map((flag) => flag.key).sort()).toEqual(DEFAULT_FLAG_KEYS);
+    expect(definitions.flags.map((flag) => flag.key).sort()).toEqual(
+      [...DEFAULT_FLAG_KEYS, ...FAULT_FLAG_KEYS].sort(),
+    );
+  });
+
+  it('define each fault flag of the contract disabled, with its fault for everyone on fault-on', () => {
+    for (const key of FAULT_FLAG_KEYS) {
+      const flag = definitions.flags.find((candidate) => candidate.key === key);
+      expect(flag, key).toBeDefined();
+      if (!flag) continue;
+      expect(flag.enabled, key).toBe(false);
+      expect(flag.variationType, key).toBe(FAULT_FLAGS[key].type);
+      expect(flag.allocations.map((allocation) => allocation.key)).toEqual([
+        FAULT_ALLOCATION_KEY,
+        'default',
+      ]);
+      const [on, fallback] = flag.allocations;
+      // No rules and no shards: enabling the flag serves the fault to every subject.
+      expect(on?.rules ?? [], key).toEqual([]);
+      expect(on?.splits, key).toEqual([{ variationKey: 'fault', shards: [] }]);
+      expect(flag.variations.fault?.value, key).not.toBe(FAULT_FLAGS[key].off);
+      expect(fallback?.splits, key).toEqual([{ variationKey: 'off', shards: [] }]);
+      expect(flag.variations.off?.value, key).toBe(FAULT_FLAGS[key].off);
+    }
   });
 
   it('give a sales shopper who opted into the new checkout its flags', async () => {

@@ -10,10 +10,15 @@ export interface FlagSubject {
 
 /**
  * One flag's value for one subject, as the flag service would precompute it; `undefined` when
- * the flag does not exist, assigns nothing to the subject, serves a value of the wrong type or
- * cannot be evaluated. Callers choose their own default for `undefined`.
+ * the flag does not exist, is disabled, assigns nothing to the subject, serves a value of the
+ * wrong type or cannot be evaluated. Callers choose their own default for `undefined`. The
+ * subject may be a function that finds it: it is called only for an enabled flag, so a
+ * disabled one (every fault flag, most of the time) costs no session lookup.
  */
-export type EvaluateFlagValue = (key: string, subject: FlagSubject) => Promise<unknown>;
+export type EvaluateFlagValue = (
+  key: string,
+  subject: FlagSubject | (() => Promise<FlagSubject>),
+) => Promise<unknown>;
 
 const silent: EvaluationLogger = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -28,11 +33,12 @@ export function createFlagEvaluator(
 ): EvaluateFlagValue {
   return async (key, subject) => {
     const stored = await flags.findServedFlag(key);
-    if (!stored) return undefined;
+    if (!stored?.flag.enabled) return undefined;
+    const resolved = typeof subject === 'function' ? await subject() : subject;
     let resolution;
     try {
       // As precompute: rules may target the key as `id`; no key, no assignment from shards.
-      resolution = evaluateFlag(stored.flag, subject, silent, now());
+      resolution = evaluateFlag(stored.flag, resolved, silent, now());
     } catch {
       return undefined;
     }

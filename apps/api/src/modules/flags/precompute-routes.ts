@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
+import { isDatabaseUnavailable } from '../../db/database.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { fieldOfValidationIssue } from '../../http/error-handler.js';
+import { DATABASE_RETRY_AFTER_SECONDS, fieldOfValidationIssue } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
 import { parseTargetingAttributes } from './attributes.js';
 import type { EvaluationLogger } from './flagging-core.js';
@@ -120,7 +121,13 @@ function sendJsonApiError(
       : `${error.validationContext ?? 'request'} ${issue.message ?? 'is invalid'}`;
     if (field && error.validationContext === 'body') pointer = `/${field.split('.').join('/')}`;
   }
-  if (status >= 500) {
+  if (isDatabaseUnavailable(error)) {
+    // The browser's provider then serves every flag's default (docs/requirements.md R-8.4).
+    request.log.warn({ err: error }, 'precompute-assignments: database unavailable');
+    status = 503;
+    detail = 'The flag service cannot reach its database right now; try again in a few seconds';
+    reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+  } else if (status >= 500) {
     request.log.error({ err: error }, 'precompute-assignments failed');
     detail = 'Internal Server Error';
   }

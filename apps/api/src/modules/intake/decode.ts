@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { badRequest } from '../../http/errors.js';
+import { pathOfNul } from '../../http/nul-characters.js';
 import { MAX_INFLATED_BYTES } from './schemas.js';
 
 const inflate = promisify(zlib.inflate);
@@ -117,7 +118,16 @@ export function createEventChecker<T extends TSchema>(schema: T, kind: string) {
   const validator = Compile(schema);
   return (events: NdjsonEvent[]) =>
     events.map(({ line, event }) => {
-      if (validator.Check(event)) return event;
+      if (validator.Check(event)) {
+        // Decoded events go to columns, and PostgreSQL text cannot hold U+0000.
+        const nul = pathOfNul(event);
+        if (!nul) return event;
+        const field = nul.join('.');
+        throw badRequest(
+          `body.line.${line}.${field}`,
+          `body line ${line} (${kind}): ${field} must not contain NUL (U+0000) characters`,
+        );
+      }
       const { field, problem } = firstSchemaProblem(validator, event);
       throw badRequest(
         `body.line.${line}${field ? `.${field}` : ''}`,

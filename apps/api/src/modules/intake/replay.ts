@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { badRequest } from '../../http/errors.js';
+import { pathOfNul } from '../../http/nul-characters.js';
 import { firstSchemaProblem } from './decode.js';
 import type { MultipartPart } from './multipart.js';
 import { MAX_INFLATED_BYTES } from './schemas.js';
@@ -66,6 +67,14 @@ export async function decodeReplayUpload(parts: MultipartPart[]): Promise<Replay
     throw badRequest(
       `body.event${field ? `.${field}` : ''}`,
       `the "event" part is not replay metadata: ${field || 'event'} ${problem}`,
+    );
+  }
+  // Metadata goes to columns, and PostgreSQL text cannot hold U+0000.
+  const nul = pathOfNul(event);
+  if (nul) {
+    throw badRequest(
+      `body.event.${nul.join('.')}`,
+      `the "event" part's ${nul.join('.')} must not contain NUL (U+0000) characters`,
     );
   }
   const segment = parts.find((part) => part.name === 'segment');

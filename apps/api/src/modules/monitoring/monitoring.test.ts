@@ -7,7 +7,7 @@ import {
   createRumError,
   createRumView,
   createRumVital,
-  ndjson,
+  sendRum as sendRumTo,
   SAMPLE_SHOPPER,
 } from '../../test/rum-factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
@@ -18,15 +18,7 @@ const T0 = 1_767_225_600_000;
 let testDb: TestDatabase;
 let app: FastifyInstance;
 
-const sendRum = async (events: unknown[]) => {
-  const res = await app.inject({
-    method: 'POST',
-    url: `/intake?ddforward=${encodeURIComponent('/api/v2/rum?ddsource=browser')}`,
-    headers: { 'content-type': 'text/plain' },
-    payload: ndjson(events),
-  });
-  expect(res.statusCode).toBe(202);
-};
+const sendRum = (events: unknown[]) => sendRumTo(app, events);
 
 /** An order row as the checkout writes it (the stats read only its variant). */
 async function insertOrder(id: string, instantPayVariant: string | null) {
@@ -209,6 +201,8 @@ describe('GET /monitoring/sessions/:sessionId', () => {
     // Every view, action and error says who the shopper was; views carry their flags.
     for (const entry of body.timeline.filter((e: { kind: string }) => e.kind !== 'flag')) {
       expect(entry.usrId).toBe(SAMPLE_SHOPPER.id);
+      // The whole `usr` the event carried (decision 008: tier and membership ride along).
+      expect(entry.usr).toMatchObject(SAMPLE_SHOPPER);
     }
     expect(body.timeline[0].featureFlags).toEqual({
       instant_pay: 'b',

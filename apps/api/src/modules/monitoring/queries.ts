@@ -125,7 +125,7 @@ export function createMonitoringQueries(db: Kysely<Database>, now: () => number 
       ]);
       const views = viewRows.map(toView);
       const timeline: TimelineEntry[] = [
-        ...viewRows.map((row, index) => viewEntry(views[index]!, row.usr_id)),
+        ...viewRows.map((row, index) => viewEntry(views[index]!, row.usr_id, row.payload)),
         ...eventRows.map((event) => eventEntry(event.event_type, event)),
         ...flagRows.map((flag): TimelineEntry => ({
           kind: 'flag',
@@ -133,6 +133,7 @@ export function createMonitoringQueries(db: Kysely<Database>, now: () => number 
           viewId: null,
           title: `${flag.flag_key} = ${flag.variant}`,
           usrId: null,
+          usr: null,
           featureFlags: null,
           detail: { flag: flag.flag_key, variant: flag.variant },
         })),

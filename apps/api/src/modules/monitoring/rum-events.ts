@@ -1,3 +1,4 @@
+import { SCENARIO_ID_PATTERN } from '@showroom/contracts/scenario-link';
 import { Type } from 'typebox';
 
 /**
@@ -57,6 +58,7 @@ export interface RumSessionRow {
   version: string | null;
   has_replay: number;
   received_at: number;
+  scenario: string | null;
 }
 
 export interface RumViewRow {
@@ -149,7 +151,9 @@ export function toRumRows(
       version: text(event.version),
       has_replay: 0,
       received_at: receivedAt,
+      scenario: null,
     };
+    session.scenario ??= scenarioOf(event);
     session.first_seen = Math.min(session.first_seen, date);
     session.last_seen = Math.max(session.last_seen, date);
     if (usr.usr_id !== null || usr.usr_name !== null || usr.usr_email !== null) {
@@ -293,4 +297,10 @@ function int(value: unknown): number | null {
 
 function clip(value: string | null): string | null {
   return value === null ? null : value.slice(0, MAX_NAME);
+}
+
+/** The scenario tag the page's start-up gave the SDK's global context (docs/requirements.md ). */
+function scenarioOf(event: Event): string | null {
+  const scenario = text(path(event, 'context', 'scenario'));
+  return scenario !== null && SCENARIO_ID_PATTERN.test(scenario) ? scenario : null;
 }

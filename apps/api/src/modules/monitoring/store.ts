@@ -59,6 +59,7 @@ const RUM_SESSION_COLUMNS = [
   'version',
   'has_replay',
   'received_at',
+  'scenario',
 ] as const satisfies readonly (keyof RumSessionRow)[];
 const RUM_SESSION_FLAG_COLUMNS = [
   'session_id',
@@ -201,6 +202,7 @@ export function createMonitoringStore(db: Kysely<Database>) {
             version: null,
             has_replay: 1,
             received_at: receivedAt,
+            scenario: null,
           },
         ]);
         await trx
@@ -270,6 +272,7 @@ function sessionUpsert(db: Kysely<Database>, rows: RumSessionRow[]) {
             .else(eb.ref('rum_sessions.has_replay'))
             .end(),
           received_at: eb.ref('excluded.received_at'),
+          scenario: eb.fn.coalesce('rum_sessions.scenario', 'excluded.scenario'),
         };
       }),
     );

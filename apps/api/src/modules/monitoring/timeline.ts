@@ -31,7 +31,12 @@ export function toView(row: Selectable<RumViewTable>): View {
   };
 }
 
-export function viewEntry(view: View, usrId: string | null): TimelineEntry {
+/** The flat `usr` of a stored event (its JSON payload), or null when it carried none. */
+export function usrOf(payload: string): TimelineEntry['usr'] {
+  return primitivesOrNull((JSON.parse(payload) as { usr?: unknown }).usr);
+}
+
+export function viewEntry(view: View, usrId: string | null, payload: string): TimelineEntry {
   let title = view.name ?? view.url ?? view.id;
   if (view.name === null && view.url !== null) {
     try {
@@ -46,6 +51,7 @@ export function viewEntry(view: View, usrId: string | null): TimelineEntry {
     viewId: view.id,
     title,
     usrId,
+    usr: usrOf(payload),
     featureFlags: view.featureFlags,
     detail: {
       url: view.url,
@@ -98,6 +104,7 @@ export function eventEntry(
     viewId: event.view_id,
     title: event.name ?? type.replace('_', ' '),
     usrId: event.usr_id,
+    usr: primitivesOrNull(payload.usr),
     featureFlags: event.feature_flags
       ? (JSON.parse(event.feature_flags) as Record<string, unknown>)
       : null,
@@ -109,6 +116,11 @@ function primitive(value: unknown): string | number | boolean | null {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
     ? value
     : null;
+}
+
+function primitivesOrNull(value: unknown): TimelineEntry['usr'] {
+  const flat = primitives(value);
+  return Object.keys(flat).length > 0 ? (flat as NonNullable<TimelineEntry['usr']>) : null;
 }
 
 /** The flat, primitive fields of a context object (at most 20), for the timeline's details. */

@@ -26,6 +26,12 @@ export interface ChargeRequest {
   reference: string;
   /** Also answer a reusable token for the card (the shopper ticked "save card"). */
   saveForLater?: boolean;
+  /**
+   * The simulated gateway declines this charge with this reason, whatever the card (the
+   * payment decline fault flag, docs/decisions/010-fault-flags.md); a real gateway has no such
+   * field.
+   */
+  simulateDecline?: string;
 }
 
 export interface Charge {
@@ -75,8 +81,9 @@ export function createSimulatedGateway(): PaymentGateway {
     }
   };
   return {
-    async charge({ source, saveForLater }) {
+    async charge({ source, saveForLater, simulateDecline }) {
       await Promise.resolve();
+      if (simulateDecline) throw new CardDeclinedError(simulateDecline);
       if (source.kind === 'token') {
         return { chargeId: randomId('ch'), brand: source.brand, last4: source.last4 };
       }

@@ -8,8 +8,9 @@ export function toPaymentMethodView(method: {
   last4: string;
   expMonth: number;
   expYear: number;
+  isDefault: boolean;
   createdAt: string;
 }): PaymentMethod {
-  const { id, brand, last4, expMonth, expYear, createdAt } = method;
-  return { id, brand, last4, expMonth, expYear, createdAt };
+  const { id, brand, last4, expMonth, expYear, isDefault, createdAt } = method;
+  return { id, brand, last4, expMonth, expYear, isDefault, createdAt };
 }

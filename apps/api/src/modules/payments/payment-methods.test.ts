@@ -36,6 +36,7 @@ describe('payment methods', () => {
       brand: 'mastercard',
       last4: '4444',
       ...futureExpiry(),
+      isDefault: true,
       createdAt: expect.any(String),
     });
     expect((await browser.get('/payment-methods')).json()).toEqual({ paymentMethods: [method] });
@@ -51,6 +52,7 @@ describe('payment methods', () => {
       'exp_month',
       'exp_year',
       'id',
+      'is_default',
       'last4',
       'session_id',
       'token',
@@ -128,5 +130,35 @@ describe('payment methods', () => {
     const res = await createShopperAgent(app).delete('/payment-methods/1');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { field: 'id' } });
+  });
+
+  it('makes the first card the default, moves the default on request and after a delete', async () => {
+    const browser = createShopperAgent(app);
+    const other = createShopperAgent(app);
+    const first = (await browser.post('/payment-methods', card())).json() as { id: string };
+    const second = (
+      await browser.post('/payment-methods', card({ number: TEST_CARDS.succeeds }))
+    ).json() as { id: string };
+    const listed = async () =>
+      (
+        (await browser.get('/payment-methods')).json() as {
+          paymentMethods: { id: string; isDefault: boolean }[];
+        }
+      ).paymentMethods.map((m) => [m.id, m.isDefault]);
+    expect(await listed()).toEqual([
+      [first.id, true],
+      [second.id, false],
+    ]);
+
+    expect((await other.put(`/payment-methods/${second.id}/default`, {})).statusCode).toBe(404);
+    const made = await browser.put(`/payment-methods/${second.id}/default`, {});
+    expect(made.statusCode).toBe(200);
+    expect(await listed()).toEqual([
+      [second.id, true],
+      [first.id, false],
+    ]);
+
+    expect((await browser.delete(`/payment-methods/${second.id}`)).statusCode).toBe(204);
+    expect(await listed()).toEqual([[first.id, true]]);
   });
 });

@@ -12,6 +12,7 @@ export interface StoredPaymentMethod {
   expMonth: number;
   expYear: number;
   token: string;
+  isDefault: boolean;
   createdAt: string;
 }
 
@@ -36,6 +37,7 @@ export function createPaymentsRepository(db: Kysely<Database>) {
         .selectFrom('payment_methods')
         .selectAll()
         .where('session_id', '=', sessionId)
+        .orderBy('is_default', 'desc')
         .orderBy('created_at', 'desc')
         .orderBy('id')
         .execute();
@@ -52,7 +54,13 @@ export function createPaymentsRepository(db: Kysely<Database>) {
       return row ? toMethod(row) : undefined;
     },
 
+    /** The first card saved is the default one. */
     async saveMethod(sessionId: string, card: CardToken, now: Date): Promise<StoredPaymentMethod> {
+      const other = await db
+        .selectFrom('payment_methods')
+        .select('id')
+        .where('session_id', '=', sessionId)
+        .executeTakeFirst();
       const row = {
         id: randomId('pm'),
         session_id: sessionId,
@@ -61,19 +69,70 @@ export function createPaymentsRepository(db: Kysely<Database>) {
         exp_month: card.expMonth,
         exp_year: card.expYear,
         token: card.token,
+        is_default: other ? 0 : 1,
         created_at: now.toISOString(),
       };
       await db.insertInto('payment_methods').values(row).execute();
       return toMethod(row);
     },
 
+    /** Deleting the default card makes the newest remaining one the default. */
     async deleteMethod(sessionId: string, id: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('payment_methods')
-        .where('session_id', '=', sessionId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('payment_methods')
+          .where('session_id', '=', sessionId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        const hasDefault = await trx
+          .selectFrom('payment_methods')
+          .select('id')
+          .where('session_id', '=', sessionId)
+          .where('is_default', '=', 1)
+          .executeTakeFirst();
+        if (!hasDefault) {
+          const newest = await trx
+            .selectFrom('payment_methods')
+            .select('id')
+            .where('session_id', '=', sessionId)
+            .orderBy('created_at', 'desc')
+            .orderBy('id')
+            .executeTakeFirst();
+          if (newest) {
+            await trx
+              .updateTable('payment_methods')
+              .set({ is_default: 1 })
+              .where('id', '=', newest.id)
+              .execute();
+          }
+        }
+        return true;
+      });
+    },
+
+    /** Makes one of the session's cards the default; false when it has no such card. */
+    async setDefault(sessionId: string, id: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const found = await trx
+          .selectFrom('payment_methods')
+          .select('id')
+          .where('session_id', '=', sessionId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!found) return false;
+        await trx
+          .updateTable('payment_methods')
+          .set({ is_default: 0 })
+          .where('session_id', '=', sessionId)
+          .execute();
+        await trx
+          .updateTable('payment_methods')
+          .set({ is_default: 1 })
+          .where('id', '=', id)
+          .execute();
+        return true;
+      });
     },
 
     async recordPayment(payment: PaymentRecord, now: Date): Promise<string> {
@@ -106,6 +165,7 @@ function toMethod(row: {
   exp_month: number;
   exp_year: number;
   token: string;
+  is_default: number;
   created_at: string;
 }): StoredPaymentMethod {
   return {
@@ -115,6 +175,7 @@ function toMethod(row: {
     expMonth: row.exp_month,
     expYear: row.exp_year,
     token: row.token,
+    isDefault: Number(row.is_default) === 1,
     createdAt: row.created_at,
   };
 }

@@ -69,6 +69,26 @@ export const paymentMethodRoutes: FastifyPluginAsyncTypebox<PaymentMethodRoutesO
     },
   );
 
+  app.put(
+    '/payment-methods/:id/default',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Make a saved card the default (offered first at checkout)',
+        params: PaymentMethodIdParamsSchema,
+        response: { 200: PaymentMethodListSchema, 400: errorRef, 404: errorRef },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      if (!(await payments.setDefault(session.id, request.params.id))) {
+        throw notFound('Payment method not found');
+      }
+      const methods = await payments.listMethods(session.id);
+      return { paymentMethods: methods.map(toPaymentMethodView) };
+    },
+  );
+
   app.delete(
     '/payment-methods/:id',
     {

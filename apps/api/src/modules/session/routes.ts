@@ -1,32 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, errorRef } from '../../http/errors.js';
-import { discountRateFor } from '../cart/pricing.js';
-import type { SessionRepository, ShopSession } from './repository.js';
+import type { SessionRepository } from './repository.js';
 import type { RequireSession } from './require-session.js';
-import {
-  BindShopperBodySchema,
-  SessionViewSchema,
-  type SessionView,
-} from '@showroom/contracts/session';
+import { BindShopperBodySchema, SessionViewSchema } from '@showroom/contracts/session';
 import type { ShopperDirectory } from './shoppers.js';
+import type { SessionViewOf } from './view.js';
 
 export interface SessionRoutesOptions {
   requireSession: RequireSession;
   sessions: SessionRepository;
   shoppers: ShopperDirectory;
-  countCart(sessionId: string): Promise<{ itemCount: number; lineCount: number }>;
+  view: SessionViewOf;
 }
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (
   app,
-  { requireSession, sessions, shoppers, countCart },
+  { requireSession, sessions, shoppers, view },
 ) => {
-  const view = async (session: ShopSession): Promise<SessionView> => ({
-    shopper: session.shopper,
-    discountRate: discountRateFor(session.shopper),
-    cart: await countCart(session.id),
-  });
-
   app.get(
     '/session',
     {
@@ -54,6 +44,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = as
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
+      // Signed in, the persona is the account: a sample identity does not replace it.
+      if (session.account) return view(session);
       const found = await shoppers.find(request.body.shopperId);
       if (!found) {
         throw new ApiError(
@@ -80,6 +72,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = as
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
+      if (session.account) return view(session);
       await sessions.unbindShopper(session.id, new Date());
       return view({ ...session, shopper: null });
     },

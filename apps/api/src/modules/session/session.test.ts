@@ -43,6 +43,7 @@ describe('session cookie', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       shopper: null,
+      account: null,
       discountRate: 0,
       cart: { itemCount: 0, lineCount: 0 },
     });
@@ -130,7 +131,10 @@ describe('PUT /session/shopper', () => {
         team: 'sales',
         useDiscount: false,
         useNewCheckoutFlow: false,
+        loyaltyMember: false,
+        tier: 'none',
       },
+      account: null,
       discountRate: 0,
       cart: { itemCount: 0, lineCount: 0 },
     });

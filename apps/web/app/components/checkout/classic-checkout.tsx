@@ -1,4 +1,4 @@
-import { useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import {
   INITIAL_STEP_STATE,
   STEP_LABELS,
@@ -13,6 +13,7 @@ import {
 import { FormAlert } from './form-alert';
 import { ReviewDetails } from './review-details';
 import { StepIndicator } from './step-indicator';
+import { useErrorFocus } from '../accounts/use-error-focus';
 
 /**
  * The classic multi-step checkout: 1 shipping address → 2 payment → 3 review & place order.
@@ -28,13 +29,28 @@ export function ClassicCheckout({
 }: CheckoutFlowProps) {
   const [state, dispatch] = useReducer(checkoutStepReducer, INITIAL_STEP_STATE);
   const { placing } = form;
+  // A new step replaces the form that had focus: focus moves to the step's heading, which
+  // screen readers announce. (Declared before useErrorFocus: on a failure, the error wins.)
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef(state.step);
+  useEffect(() => {
+    if (shownStep.current === state.step) return;
+    shownStep.current = state.step;
+    heading.current?.focus();
+  }, [state.step]);
+  // A failed step or order: focus moves to the first invalid field (its message is read with
+  // it) or to the alert.
+  const { formRef, focusError } = useErrorFocus<HTMLElement>();
 
   const next = (step: CheckoutStep) => {
     if (form.checkStep(step)) dispatch({ type: 'next' });
+    else focusError();
   };
   const place = async () => {
     const failedAt = await form.placeOrder();
-    if (failedAt) dispatch({ type: 'show-error', step: failedAt });
+    if (!failedAt) return;
+    dispatch({ type: 'show-error', step: failedAt });
+    focusError();
   };
   const formError = form.formError?.step === state.step ? form.formError : null;
 
@@ -45,8 +61,10 @@ export function ClassicCheckout({
         disabled={placing}
         onGoto={(step) => dispatch({ type: 'goto', step })}
       />
-      <section className="checkout-step" aria-labelledby="checkout-step-heading">
-        <h2 id="checkout-step-heading">{STEP_LABELS[state.step]}</h2>
+      <section className="checkout-step" aria-labelledby="checkout-step-heading" ref={formRef}>
+        <h2 id="checkout-step-heading" ref={heading} tabIndex={-1}>
+          {STEP_LABELS[state.step]}
+        </h2>
         <FormAlert error={formError} />
         {state.step === 'shipping' ? (
           <form

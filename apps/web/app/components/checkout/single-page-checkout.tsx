@@ -4,6 +4,7 @@ import {
   type CheckoutFlowProps,
 } from './checkout-flow-parts';
 import { FormAlert } from './form-alert';
+import { useErrorFocus } from '../accounts/use-error-focus';
 
 /** The new checkout flow (newCheckoutFlow feature): every section on one page, one button. */
 export function SinglePageCheckout({
@@ -15,14 +16,20 @@ export function SinglePageCheckout({
   onCountry,
 }: CheckoutFlowProps) {
   const { placing } = form;
+  // A failed order: focus moves to the first invalid field (its message is read with it) or
+  // to the alert.
+  const { formRef, focusError } = useErrorFocus();
   return (
     <form
+      ref={formRef}
       className="checkout-flow checkout-flow--single"
       data-testid="checkout-single-page"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void form.placeOrder();
+        void form.placeOrder().then((failedAt) => {
+          if (failedAt) focusError();
+        });
       }}
     >
       <section className="checkout-section" aria-labelledby="checkout-shipping-heading">

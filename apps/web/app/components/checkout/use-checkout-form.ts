@@ -20,22 +20,37 @@ import { useErrorModal } from '../error-modal';
 import { ApiError } from '../../lib/api-client';
 import { fieldMessage, messageOf } from '../../lib/api-errors';
 import { useShopClient } from '../../lib/shop-session';
-import { amountContext, trackAction } from '../../monitoring/track';
+import { amountContext, trackAction, trackError } from '../../monitoring/track';
 import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
+import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
 import type { PaymentInput } from '@showroom/contracts/checkout';
 import type { CheckoutFlow, InstantPayVariant, ShippingAddress } from '@showroom/contracts/orders';
 import type { PaymentMethod } from '@showroom/contracts/payments';
+import type { ProfileAddress } from '@showroom/contracts/accounts';
+import { addressLines } from '../../accounts/account-forms';
 
 export type AddressFields = Omit<ShippingAddress, 'country'>;
 
 /** `new`: a card typed in now; otherwise the id of a saved card. */
 export type PaymentChoice = 'new' | { savedId: string };
 
+/**
+ * What the form starts from while the shopper has typed nothing: the persona's name and e-mail
+ * address, then the profile's (edited) ones and its shipping address once `GET /profile`
+ * answers (decision 008).
+ */
+export interface CheckoutPrefill {
+  name: string;
+  email: string;
+  address: ProfileAddress | null;
+}
+
 export interface CheckoutFormOptions {
   flow: CheckoutFlow;
   variant: InstantPayVariant | null;
   country: ShippingCountry;
-  initialEmail: string;
+  prefill: CheckoutPrefill;
+  /** Saved cards as the api lists them; the default one is preselected. */
   savedCards: PaymentMethod[];
   /** Buy-now demo mode with `shouldError`: this attempt must fail like a real bug. */
   demoError: boolean;
@@ -62,14 +77,9 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
   const client = useShopClient();
   const navigate = useNavigate();
   const { showError } = useErrorModal();
-  const [address, setAddress] = useState<AddressFields>({
-    name: '',
-    email: options.initialEmail,
-    address1: '',
-    address2: '',
-    city: '',
-    postalCode: '',
-  });
+  // null until the shopper types: the form shows the pre-fill, which may still arrive.
+  const [typed, setTyped] = useState<AddressFields | null>(null);
+  const address: AddressFields = typed ?? prefilledAddress(options.prefill);
   const [card, setCard] = useState<CardFormValues>(EMPTY_CARD_FORM);
   const [picked, setPicked] = useState<PaymentChoice | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -77,8 +87,9 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
   const [placing, setPlacing] = useState(false);
   const idempotencyKey = useRef<string | null>(null);
 
-  const firstSaved = options.savedCards[0];
-  // Saved cards, when offered, come first; a card deleted elsewhere falls back to the form.
+  const firstSaved = options.savedCards.find((card) => card.isDefault) ?? options.savedCards[0];
+  // Saved cards, when offered, come first (the default one chosen); a card deleted elsewhere
+  // falls back to the form.
   const payment: PaymentChoice =
     picked !== null && (picked === 'new' || options.savedCards.some((c) => c.id === picked.savedId))
       ? picked
@@ -165,6 +176,16 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
       }
       return null;
     }
+    if (error instanceof ApiError && error.code === 'CARD_DECLINED') {
+      // One RUM error per declined place-order, with a stable message (decision 010): the
+      // 402 is a handled answer, so nothing else reports it.
+      trackError(new Error(FAULT_RUM_ERRORS.paymentDeclined), {
+        source: 'checkout',
+        code: error.code,
+        flow: options.flow,
+        payment: payment === 'new' ? 'card' : 'saved',
+      });
+    }
     if (error instanceof ApiError && error.field) {
       const field = formFieldOf(error.field);
       if (field.startsWith('shipping.') || field.startsWith('payment.')) {
@@ -180,8 +201,10 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
 
   return {
     address,
+    /** Whether the shopper has typed in the address: a pre-fill must not overwrite it. */
+    touched: typed !== null,
     setAddressField: (field: keyof AddressFields, value: string) =>
-      setAddress((current) => ({ ...current, [field]: value })),
+      setTyped((current) => ({ ...(current ?? address), [field]: value })),
     card,
     setCard,
     payment,
@@ -195,3 +218,8 @@ export function useCheckoutForm(options: CheckoutFormOptions) {
 }
 
 export type CheckoutForm = ReturnType<typeof useCheckoutForm>;
+
+/** The address fields as the pre-fill fills them. */
+export function prefilledAddress(prefill: CheckoutPrefill): AddressFields {
+  return { name: prefill.name, email: prefill.email, ...addressLines(prefill.address) };
+}

@@ -1,6 +1,7 @@
 // Launch flags for Debian's Chromium on a closed network (no sandbox as root, no GPU, no
 // background connections that the machine would refuse): the browser tests
-// (playwright.config.ts) and the bench's Lighthouse and first-visit runs use the same ones.
+// (apps/web/playwright.config.ts), the bench's Lighthouse and first-visit runs and the traffic
+// generator (tools/traffic) use the same ones.
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

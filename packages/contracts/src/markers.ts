@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox';
+import { literalUnion } from './catalog.js';
+
+/**
+ * Change markers (docs/decisions/011-scenario-catalogue.md): what changed the shop's behaviour,
+ * who changed it and when, shown on the inspector's charts and timelines next to the effect.
+ * Flag changes come from the flag audit; scenario starts and stops and new builds are stored
+ * as markers of their own.
+ */
+export const MARKER_KINDS = ['flag', 'scenario', 'build'] as const;
+export type MarkerKind = (typeof MARKER_KINDS)[number];
+
+export const ChangeMarkerSchema = Type.Object({
+  id: Type.String({ description: 'Unique among markers: "<kind>:<number>"' }),
+  kind: literalUnion(MARKER_KINDS),
+  /** The flag key, the scenario id or the build id. */
+  subject: Type.String(),
+  action: Type.String({
+    description: 'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy',
+  }),
+  operator: Type.String({ description: 'Who made the change' }),
+  at: Type.Integer({ description: 'Epoch ms' }),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  /** Flags the change touched (a flag change: its own key; a scenario: the flags it changes). */
+  flags: Type.Array(Type.String()),
+});
+export type ChangeMarker = Static<typeof ChangeMarkerSchema>;
+
+export const MARKER_LIST_DEFAULT = 50;
+export const MARKER_LIST_MAX = 500;
+
+export const MarkerQuerySchema = Type.Object({
+  flag: Type.Optional(
+    Type.String({ minLength: 1, description: 'Only markers touching this flag' }),
+  ),
+  since: Type.Optional(Type.Integer({ minimum: 0, description: 'Epoch ms, inclusive' })),
+  until: Type.Optional(Type.Integer({ minimum: 0, description: 'Epoch ms, inclusive' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MARKER_LIST_MAX, default: MARKER_LIST_DEFAULT }),
+  ),
+});
+export type MarkerQuery = Static<typeof MarkerQuerySchema>;
+
+export const MarkerListSchema = Type.Object({
+  markers: Type.Array(ChangeMarkerSchema, { description: 'Newest first' }),
+});
+export type MarkerList = Static<typeof MarkerListSchema>;
+
+export const BuildMarkerBodySchema = Type.Object({
+  buildId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._-]+$' }),
+  operator: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const BuildMarkerResultSchema = Type.Object({
+  /** The new marker, or null when this build was already the latest one recorded. */
+  marker: Type.Union([ChangeMarkerSchema, Type.Null()]),
+});

@@ -1,0 +1,28 @@
+// How a scenario's address is written and how a page knows it was opened by one. No TypeBox: the
+// browser's start-up imports this at run time.
+
+/**
+ * Query switch that tags the browser session with a scenario (our addition to the spec's
+ * switches, docs/requirements.md R-4.22): start-up keeps it in session storage
+ * (`SCENARIO_STORAGE_KEY`) and the monitoring SDK sends it as the global context property
+ * `scenario`, so a scenario's proof counts the sessions it started.
+ */
+export const SCENARIO_QUERY_KEY = 'scenario';
+
+/** How the catalogue groups its scenarios. */
+export const SCENARIO_CATEGORIES = ['switch', 'fault', 'page'] as const;
+
+export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The page that starts a scenario (applies its flag changes, then opens its link). */
+export function scenarioStartPath(id: string): string {
+  return `/scenarios/${encodeURIComponent(id)}/start`;
+}
+
+/** `entry` (a path, with or without a query) with the scenario's query switches and its tag. */
+export function scenarioLink(entry: string, switches: Record<string, string>, id: string): string {
+  const pairs = Object.entries({ ...switches, [SCENARIO_QUERY_KEY]: id }).map(
+    ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+  );
+  return `${entry}${entry.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+}
