@@ -396,9 +396,10 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     const seen = await intakeSessions(origin, ids, 15_000);
     if (seen) {
       summary.intakeSessions = seen.length;
-      summary.intakeWithIdentityAndFlags = seen.filter(
-        (session) => session.shopper !== null && Object.keys(session.flags).length > 0,
+      summary.intakeWithFlags = seen.filter(
+        (session) => Object.keys(session.flags).length > 0,
       ).length;
+      summary.intakeWithShopper = seen.filter((session) => session.shopper !== null).length;
     }
   }
   return summary;

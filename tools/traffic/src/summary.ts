@@ -35,8 +35,13 @@ export interface TrafficSummary {
   rumSessions: number;
   /** Of those, how many the shop's intake lists (null: not asked, or it did not answer). */
   intakeSessions: number | null;
-  /** Of those, how many carry a shopper identity and feature flags. */
-  intakeWithIdentityAndFlags: number | null;
+  /** Of those, how many carry feature flags. */
+  intakeWithFlags: number | null;
+  /**
+   * Of those, how many carry the shopper as the monitoring user; the others are the visitors the
+   * shop monitors anonymously (one in five, R-4.14 in docs/requirements.md).
+   */
+  intakeWithShopper: number | null;
   /** The journey of each session, in index order: two runs with one seed print the same. */
   sequence: string[];
   /** HTTP-only mode: requests/s and latency percentiles. */
@@ -107,7 +112,8 @@ export function summarize(
       counted.flatMap((result) => (result.rumSessionId ? [result.rumSessionId] : [])),
     ).size,
     intakeSessions: null,
-    intakeWithIdentityAndFlags: null,
+    intakeWithFlags: null,
+    intakeWithShopper: null,
     sequence: [...sequence],
     ok: failedShare <= maxFailureShare,
   };
@@ -138,7 +144,7 @@ export function formatSummary(summary: TrafficSummary): string {
       `conversion (checkout journeys): ${share(summary.conversion)} · page load p50 ${ms(summary.pageLoadP50Ms)}, p95 ${ms(summary.pageLoadP95Ms)}`,
     );
     lines.push(
-      `monitoring sessions: ${summary.rumSessions} reported by the browsers, ${summary.intakeSessions ?? '?'} in the intake (${summary.intakeWithIdentityAndFlags ?? '?'} with a shopper and flags)`,
+      `monitoring sessions: ${summary.rumSessions} reported by the browsers, ${summary.intakeSessions ?? '?'} in the intake: ${summary.intakeWithFlags ?? '?'} with flags, ${summary.intakeWithShopper ?? '?'} with the shopper as user (the rest monitored anonymously, one visitor in five)`,
     );
   }
   if (summary.http) {

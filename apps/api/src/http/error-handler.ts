@@ -36,9 +36,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
         : `${where} ${issue.message ?? 'is invalid'}`;
       return reply.status(400).send(errorBody('VALIDATION_ERROR', message, field));
     }
+    const status = error.statusCode ?? 500;
     // The database is away (stopped, restarting, unreachable): a clear 503 the browser may retry,
-    // not a 500; the next request tries again, so the api recovers once it is back.
-    if (isDatabaseUnavailable(error)) {
+    // not a 500; the next request tries again, so the api recovers once it is back. A framework
+    // error with a 4xx status is the client's (a body cut off by the client is ECONNRESET too).
+    if (!(status >= 400 && status < 500) && isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
       return reply
@@ -50,7 +52,6 @@ export function registerErrorHandlers(app: FastifyInstance): void {
           ),
         );
     }
-    const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.status(status).send(errorBody(clientErrorCode(status), error.message));
     }

@@ -58,6 +58,7 @@ test('npm run traffic: three browser sessions, two at a time, each a tagged sess
   // Three distinct monitoring sessions, all in the intake, each with the shopper's flags.
   expect(summary.rumSessions).toBe(3);
   expect(summary.intakeSessions).toBe(3);
+  expect(summary.intakeWithFlags).toBe(3);
 
   // A fresh api: its intake holds the generator's sessions only.
   const listResponse = await fetch(`${API}/monitoring/sessions?limit=500`);

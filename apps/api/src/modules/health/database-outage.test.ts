@@ -1,11 +1,12 @@
 import net from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { isDatabaseUnavailable, openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { registerErrorHandlers } from '../../http/error-handler.js';
 import { createCatalogSeed } from '../../test/factories.js';
 import { seedCatalog } from '../catalog/seed.js';
 import { createShopperAgent } from '../../test/shop-factories.js';
@@ -249,5 +250,24 @@ describe('isDatabaseUnavailable', () => {
     ];
     expect(unavailable.map(isDatabaseUnavailable)).toEqual(unavailable.map(() => true));
     expect(bugs.map(isDatabaseUnavailable)).toEqual(bugs.map(() => false));
+  });
+
+  it('leaves a client error with a network code (a body the client cut off) a 4xx', async () => {
+    const app = Fastify();
+    registerErrorHandlers(app);
+    app.post('/upload', async () => {
+      // What Fastify's body reader raises when the client closes the socket mid-body.
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+    });
+    app.get('/query', async () => {
+      throw new Error('query failed', { cause: coded('ECONNRESET') });
+    });
+    const upload = await app.inject({ method: 'POST', url: '/upload', payload: {} });
+    expect(upload.statusCode).toBe(400);
+    expect(upload.json().error.code).not.toBe('DATABASE_UNAVAILABLE');
+    const query = await app.inject({ method: 'GET', url: '/query' });
+    expect(query.statusCode).toBe(503);
+    expect(query.json().error.code).toBe('DATABASE_UNAVAILABLE');
+    await app.close();
   });
 });
