@@ -198,6 +198,8 @@ export interface SecondServer {
   /** Every JSON log line it printed so far. */
   logLines(): Record<string, unknown>[];
   stop(): Promise<void>;
+  /** Ends it with SIGKILL, as a crash would. */
+  kill(): Promise<void>;
 }
 
 export type SecondApi = SecondServer;
@@ -207,6 +209,8 @@ export interface SecondApiOptions {
   databaseUrl?: string;
   /** Flag definitions (a UFC file or folder) instead of apps/api/flags: FLAGS_PATH. */
   flagsPath?: string;
+  /** More environment, e.g. the SESSION_SECRET replicas share. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -235,6 +239,7 @@ export async function startSecondApi(
       LOG_LEVEL: 'info',
       CORS_ORIGINS: webOrigin,
       NODE_ENV: 'test',
+      ...options.env,
     },
   );
   return {
@@ -318,6 +323,10 @@ async function startServer(
       }),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createPostgresDatabase } from './postgres-database';
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_PAGE_SIZE, type CatalogSeed, type ProductPage } from '@showroom/contracts/catalog';
 import type { SearchResults } from '@showroom/contracts/search';
@@ -47,7 +47,6 @@ const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
 // Beside this run's api, away from the monitoring spec's second api (+ 7).
 const PG_API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 11;
 const PG_WEB_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 12;
-const POSTGRES_URL = process.env.E2E_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const searchBox = (page: Page) => page.getByLabel('Search products');
 const cardNames = (scope: Page | Locator) =>
@@ -83,28 +82,6 @@ async function expectDescriptionAndPrefixSearch(page: Page, origin = '') {
   const names = await namesOverAllPages(page);
   expect(names).toEqual(expect.arrayContaining(SOFAS.map((product) => product.name)));
   expect(new Set(names).size).toBe(names.length);
-}
-
-/** A fresh PostgreSQL database (trust auth on the machine's server); dropped by `drop()`. */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `showroom_e2e_search_${process.pid}_${Date.now().toString(36)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    // WITH (FORCE): the stopped api's pool may still be closing its connections.
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
 }
 
 test.describe('search', () => {
@@ -442,7 +419,7 @@ test.describe('search', () => {
     // The e2e web server renders with its own api on SQLite. A second api on a fresh PostgreSQL
     // database and a second web server in front of it (its server rendering and its /api proxy
     // use that api) run the very pages the SQLite test runs: nothing of this test reaches SQLite.
-    const database = await createPostgresDatabase();
+    const database = await createPostgresDatabase('search');
     try {
       const api = await startSecondApi(PG_API_PORT, `http://localhost:${WEB_PORT}`, {
         databaseUrl: database.url,
