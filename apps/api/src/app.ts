@@ -8,6 +8,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DatabaseHandle } from './db/database.js';
 import { frameworkErrors, registerErrorHandlers } from './http/error-handler.js';
 import { registerNulCheck } from './http/nul-characters.js';
+import { sqlRateLimitStore } from './http/rate-limit-store.js';
+import { trafficRoutes } from './modules/traffic/routes.js';
 import { ErrorResponseSchema } from '@showroom/contracts/errors';
 import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
 import { ApiError } from './http/errors.js';
@@ -157,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'intake', description: 'Exposures, flag evaluations and RUM from the SDKs' },
         { name: 'monitoring', description: 'Session inspector: sessions and live counts' },
         { name: 'scenarios', description: 'Scenario catalogue, proofs and change markers' },
+        { name: 'traffic', description: "The traffic generators' shared control" },
       ],
     },
   });
@@ -164,6 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only routes that ask for it (sign-up, sign-in, codes) are limited: `config.rateLimit`.
   await app.register(rateLimit, {
     global: false,
+    // In SQL, so replicas share the counts (docs/architecture.md "Scaling").
+    store: sqlRateLimitStore(options.database.db),
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         429,
@@ -250,6 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitoring = createMonitoringStore(database.db);
   await app.register(intakeRoutes, { intake, monitoring, now });
   await app.register(monitoringRoutes, { queries: createMonitoringQueries(database.db, now) });
+  await app.register(trafficRoutes, { db: database.db, now });
 
   const catalogue = options.scenarios ?? readScenarioCatalogue();
   // A scenario may only change flags the service serves: checked once the flags are loaded.

@@ -322,3 +322,42 @@ export function readTrafficProfile(
   );
   return { profile, warnings };
 }
+
+/** The api route that keeps the traffic generators' control (any number of generators read it). */
+export const TRAFFIC_CONTROL_ROUTE = '/traffic/control';
+
+/**
+ * A control: profile fields laid over every running generator's profile (its name, description
+ * and seed stay the run's). The same fields a control file holds.
+ */
+export const TrafficControlSchema = Type.Object(
+  {
+    rate: TrafficProfileSchema.properties.rate,
+    rateScale: TrafficProfileSchema.properties.rateScale,
+    spikes: TrafficProfileSchema.properties.spikes,
+    timezoneOffsetMinutes: TrafficProfileSchema.properties.timezoneOffsetMinutes,
+    concurrency: TrafficProfileSchema.properties.concurrency,
+    paused: TrafficProfileSchema.properties.paused,
+    // Any of the journeys (the profile schema's record names them all).
+    journeys: Type.Optional(Type.Partial(Type.Record(literalUnion(TRAFFIC_JOURNEYS), Weight))),
+    devices: TrafficProfileSchema.properties.devices,
+    networks: TrafficProfileSchema.properties.networks,
+    locales: TrafficProfileSchema.properties.locales,
+    returningShare: TrafficProfileSchema.properties.returningShare,
+    switches: TrafficProfileSchema.properties.switches,
+    scenarios: TrafficProfileSchema.properties.scenarios,
+    thinkTime: TrafficProfileSchema.properties.thinkTime,
+    dropOff: Type.Optional(Type.Partial(Type.Record(literalUnion(TRAFFIC_FUNNEL_STEPS), Share))),
+  },
+  { additionalProperties: false },
+);
+export type TrafficControl = Static<typeof TrafficControlSchema>;
+
+/** What GET and PUT /traffic/control answer. */
+export const TrafficControlStateSchema = Type.Object({
+  /** null until an operator sets one (or after it was cleared). */
+  control: Type.Union([TrafficControlSchema, Type.Null()]),
+  updatedAt: Type.Union([Type.Integer(), Type.Null()]),
+  updatedBy: Type.Union([Type.String(), Type.Null()]),
+});
+export type TrafficControlState = Static<typeof TrafficControlStateSchema>;

@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTrafficProfile, type TrafficProfileReading } from '@showroom/contracts/traffic';
-import { CONTROL_POLL_MS, watchControlFile } from './control.js';
+import { CONTROL_POLL_MS, isControlUrl, readControlUrl, watchControlFile } from './control.js';
 import { rateAt } from './rate.js';
 import { Scheduler } from './scheduler.js';
 import { StatusBoard } from './status.js';
@@ -84,5 +85,34 @@ describe('the control file', () => {
       expect.stringMatching(/^steady: journeys\.fly skipped: not a journey/),
     ]);
     watcher.stop();
+  });
+});
+
+describe('the control the shop keeps (--control <base>/api/traffic/control)', () => {
+  it('tells a URL from a file', () => {
+    expect(isControlUrl('http://localhost:3000/api/traffic/control')).toBe(true);
+    expect(isControlUrl('HTTPS://shop.example/api/traffic/control')).toBe(true);
+    expect(isControlUrl('control.json')).toBe(false);
+    expect(isControlUrl('/tmp/http-control.json')).toBe(false);
+  });
+
+  it("reads the route's control as a control file's text, {} while none is set", async () => {
+    const answers: unknown[] = [
+      { control: null, updatedAt: null, updatedBy: null },
+      { control: { rateScale: 2, paused: true }, updatedAt: 1, updatedBy: 'presenter' },
+    ];
+    const server = http.createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(request.url === '/api/traffic/control' ? answers.shift() : {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const url = `http://127.0.0.1:${port}/api/traffic/control`;
+      expect(await readControlUrl(url)).toBe('{}');
+      expect(JSON.parse(await readControlUrl(url))).toEqual({ rateScale: 2, paused: true });
+    } finally {
+      server.close();
+    }
   });
 });

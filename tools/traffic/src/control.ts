@@ -72,3 +72,19 @@ export function watchControlFile(file: string, options: ControlOptions): Control
     stop: () => clearInterval(timer),
   };
 }
+
+/** Whether `--control` names the shop's control route rather than a file. */
+export function isControlUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/**
+ * Reads the control the shop keeps for every generator (GET /traffic/control): its `control`
+ * object as the text a control file would hold, `{}` while none is set.
+ */
+export async function readControlUrl(url: string): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const body = (await response.json()) as { control?: unknown };
+  return JSON.stringify(body.control ?? {});
+}

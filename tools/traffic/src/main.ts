@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isControlUrl } from './control.js';
 import { describePlan, planSession } from './planner.js';
 import { loadProfile, resolveProfilePath } from './profile-file.js';
 import { runTraffic } from './run.js';
@@ -16,7 +17,8 @@ const USAGE = `npm run traffic -- [options]
   --concurrency <n>         sessions at once (the profile's otherwise)
   --seed <n>                the profile's seed otherwise; same seed, same journeys
   --rate-scale <x>          multiplies the profile's rate curve
-  --control <file>          JSON of profile fields applied while running (read every 2 s)
+  --control <file|url>      JSON of profile fields applied while running (read every 2 s):
+                            a file, or the shop's <base>/api/traffic/control
   --status-file <file>      live status JSON (tools/traffic/status.json)
   --status-port <port>      serve the live status on http://127.0.0.1:<port>/
   --http-only               no browser: api requests at the profile's rate
@@ -142,7 +144,11 @@ const summary = await runTraffic({
   sessions,
   durationMs,
   concurrency,
-  controlFile: values.control ? path.resolve(cwd, values.control) : undefined,
+  controlFile: values.control
+    ? isControlUrl(values.control)
+      ? values.control
+      : path.resolve(cwd, values.control)
+    : undefined,
   statusFile,
   statusPort: numberOption('status-port', values['status-port'], true),
   httpOnly: values['http-only'],

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { Scenario } from '@showroom/contracts/scenarios';
 import type { SessionSummary } from '@showroom/contracts/monitoring';
 import type { TrafficProfile } from '@showroom/contracts/traffic';
-import { watchControlFile, type ControlWatcher } from './control.js';
+import { isControlUrl, readControlUrl, watchControlFile, type ControlWatcher } from './control.js';
 import { runHttpSession, type HttpEnvironment } from './http-only.js';
 import { describePlan, planSession, type SessionPlan } from './planner.js';
 import { rateAt } from './rate.js';
@@ -228,6 +228,7 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
   if (options.controlFile) {
     control = watchControlFile(options.controlFile, {
       base,
+      ...(isControlUrl(options.controlFile) ? { read: readControlUrl } : {}),
       onChange: ({ profile, warnings }) => {
         scheduler.setProfile(profile);
         status.profileChanged(profile, Date.now(), warnings);

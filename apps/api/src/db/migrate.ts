@@ -7,6 +7,7 @@ import * as accounts from './migrations/005-accounts.js';
 import * as search from './migrations/006-search.js';
 import * as scenarios from './migrations/007-scenarios.js';
 import * as retention from './migrations/008-retention.js';
+import * as sharedState from './migrations/009-shared-state.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006-search': search,
   '007-scenarios': scenarios,
   '008-retention': retention,
+  '009-shared-state': sharedState,
 };
 
 const provider: MigrationProvider = {

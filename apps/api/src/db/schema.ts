@@ -367,6 +367,8 @@ export interface Database {
   loyalty_points: LoyaltyPointsTable;
   scenario_runs: ScenarioRunTable;
   change_markers: ChangeMarkerTable;
+  rate_limits: RateLimitTable;
+  traffic_control: TrafficControlTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -393,4 +395,19 @@ export interface ChangeMarkerTable {
   after: string | null;
   /** JSON array of flag keys. */
   flag_keys: string;
+}
+
+/** A rate-limit counter: hits of one route by one client in the window that started at `window_start`. */
+export interface RateLimitTable {
+  key: string;
+  window_start: EpochMillisColumn;
+  hits: number;
+}
+
+/** The traffic generators' control (one row, `default`): JSON profile fields. */
+export interface TrafficControlTable {
+  id: string;
+  control: string;
+  updated_at: EpochMillisColumn;
+  updated_by: string;
 }

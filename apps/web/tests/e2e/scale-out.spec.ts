@@ -141,6 +141,33 @@ test('a flag change through one replica is served by the other within a second',
   });
 });
 
+test('sign-in attempts count against one limit on every replica', async ({ request }) => {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 11; attempt += 1) {
+    // Alternately on each replica's own address: each sees five or six of the eleven.
+    const response = await request.post(
+      `${topology.apiReplica((attempt % 2) as 0 | 1)}/session/sign-in`,
+      {
+        data: { email: 'nobody@example.com', password: 'wrong password' },
+      },
+    );
+    statuses.push(response.status());
+  }
+  expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+});
+
+test("the traffic generators' control set through one replica is read through the other", async ({
+  request,
+}) => {
+  const put = await request.put(`${topology.apiReplica(0)}/traffic/control`, {
+    data: { rateScale: 4, paused: false },
+  });
+  expect(put.status(), await put.text()).toBe(200);
+  const read = await request.get(`${topology.webUrl}/api/traffic/control`);
+  expect((await read.json()).control).toEqual({ rateScale: 4, paused: false });
+  await request.delete(`${topology.apiReplica(1)}/traffic/control`);
+});
+
 test('concurrent checkouts across replicas never oversell', async () => {
   const STOCK = 4;
   const SHOPPERS = 10;

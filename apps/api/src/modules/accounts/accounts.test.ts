@@ -347,7 +347,32 @@ describe('authorization: only the owner sees its data', () => {
 });
 
 describe('sign-in rate limit', () => {
+  it('counts the attempts of every replica on one database together', async () => {
+    await testDb.database.db.deleteFrom('rate_limits').execute();
+    const replicas = [
+      await buildApp({ database: testDb.database }),
+      await buildApp({ database: testDb.database }),
+    ];
+    try {
+      const agents = replicas.map((replica) => createShopperAgent(replica));
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 11; attempt += 1) {
+        const res = await agents[attempt % 2]!.post('/session/sign-in', {
+          email: 'nobody@example.com',
+          password: 'wrong password',
+        });
+        statuses.push(res.statusCode);
+      }
+      // Each replica saw 5 or 6 attempts; together they are 11.
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+    }
+  });
+
   it('answers the 11th sign-in attempt within a minute with 429 and Retry-After', async () => {
+    // The counts live in the database (shared by replicas): start from none.
+    await testDb.database.db.deleteFrom('rate_limits').execute();
     const limited = await buildApp({ database: testDb.database });
     try {
       const agent = createShopperAgent(limited);

@@ -462,6 +462,22 @@ describe('retention purge', () => {
     await testDb.destroy();
   });
 
+  it('drops rate-limit counters a day after their window started', async () => {
+    const now = T0 + 10 * DAY;
+    await db
+      .insertInto('rate_limits')
+      .values([
+        { key: 'POST/session/sign-in-10.0.0.1', window_start: now - DAY - 1, hits: 3 },
+        { key: 'POST/session/sign-in-10.0.0.2', window_start: now - 60_000, hits: 1 },
+      ])
+      .execute();
+    const result = await createRetention(db, SETTINGS, () => now).purge();
+    expect(result.deleted.rate_limits).toBe(1);
+    const left = await db.selectFrom('rate_limits').select('key').execute();
+    expect(left.map((row) => row.key)).toEqual(['POST/session/sign-in-10.0.0.2']);
+    await db.deleteFrom('rate_limits').execute();
+  });
+
   it('purges a backlog of days in bounded batches, keeps recent rows, orders and accounts', async () => {
     const retention = createRetention(db, SETTINGS, () => clock);
     // A shop that ran six days before the purge existed.

@@ -38,6 +38,7 @@ export const DEFAULT_RETENTION_INTERVAL_MINUTES = 10;
 export const PURGE_TARGETS = [
   'idempotency_keys',
   'outbox_messages',
+  'rate_limits',
   'sessions',
   'rum_events',
   'rum_views',
@@ -107,6 +108,11 @@ export function createRetention(
         ['session_id', 'key'],
         () => sql`created_at < ${idempotencyBefore()}`,
       ),
+    },
+    {
+      // Counters of windows a minute long: a day later they count nothing.
+      name: 'rate_limits',
+      deleteBatch: batchDelete('rate_limits', ['key'], () => sql`window_start < ${now() - DAY_MS}`),
     },
     {
       name: 'outbox_messages',
