@@ -92,6 +92,13 @@ vitest('packages/contracts', 'contracts units');
 vitest('tools/images', 'image tool units');
 vitest('tools/traffic', 'traffic tool units');
 vitest('apps/web', 'web units');
+// Deployment files (README "Scaling out"): kustomize, Kubernetes schemas, Compose, Dockerfiles —
+// and broken copies of them must fail.
+step('deploy files', 'node', [
+  '--test',
+  '--test-reporter=spec',
+  'scripts/validate-deploy.test.mjs',
+]);
 
 const built = step('build', 'npm', ['run', 'build']);
 if (built && shopBuildIsStale(root)) {
