@@ -113,8 +113,10 @@ export async function startPlayer(
       // lower (Shaka's own default, 1 Mbit/s, starts every viewer in 360p and climbs only
       // after several segments, so a short watch never reached 720p on a busy machine).
       defaultBandwidthEstimate: VIDEO_DEFAULT_BANDWIDTH_ESTIMATE,
-      restrictions: fault === 'cap-bitrate' ? { maxHeight: lowest } : {},
     },
+    // The player's own restrictions, not only its ABR's (`abr.restrictions` only steer the
+    // adaptation, and a first choice could still be 720p): a capped viewer never gets more.
+    restrictions: fault === 'cap-bitrate' ? { maxHeight: lowest } : {},
   });
   if (fault !== null && fault !== 'cap-bitrate') {
     const segment = shaka.net.NetworkingEngine.RequestType.SEGMENT;
