@@ -60,6 +60,13 @@ describe('security headers on every api answer', () => {
       expect(res.headers['x-frame-options']).toBe('DENY');
     },
   );
+
+  it("lets the api's own documentation page (Swagger UI) load its scripts, still unframed", async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
 });
 
 describe('cross-site writes are refused', () => {
