@@ -120,6 +120,7 @@ describe('operator sign-in', () => {
     expect(back.headers.get('set-cookie')).toContain(`${OPERATOR_COOKIE}=the-token`);
     expect((await post('//evil.example/')).headers.get('location')).toBe('/');
     expect((await post('https://evil.example/')).headers.get('location')).toBe('/');
+    expect((await post('/\\evil.example/')).headers.get('location')).toBe('/');
   });
 });
 

@@ -228,7 +228,8 @@ export function operatorSignIn(expected: string | undefined): RequestHandler {
         const token = form.get(OPERATOR_QUERY_PARAM) ?? '';
         const back = form.get('returnTo') ?? '/';
         setOperatorCookie(request, response, token);
-        response.redirect(303, back.startsWith('/') && !back.startsWith('//') ? back : '/');
+        // Only a path of this origin: not `//host` nor `/\\host`, which browsers read as another host.
+        response.redirect(303, /^\/(?![/\\])/.test(back) ? back : '/');
       });
       return;
     }
