@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { frameworkErrors, registerErrorHandlers } from './http/error-handler.js';
 import { registerNulCheck } from './http/nul-characters.js';
 import { sqlRateLimitStore } from './http/rate-limit-store.js';
+import { registerSecurity } from './http/security.js';
 import { trafficRoutes } from './modules/traffic/routes.js';
 import { ErrorResponseSchema } from '@showroom/contracts/errors';
 import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
@@ -81,8 +82,16 @@ export const AJV_OPTIONS = {
 
 export interface AppOptions {
   database: DatabaseHandle;
-  /** Browser origins allowed by CORS (the web app). */
+  /**
+   * Browser origins allowed by CORS (the web app); they may also send writes from another
+   * origin than the api's own (the cross-site check, http/security.ts).
+   */
   corsOrigins?: string[];
+  /**
+   * OPERATOR_TOKEN: operator routes (http/security.ts OPERATOR_ROUTES) need
+   * `Authorization: Bearer <token>`; unset leaves them open (docs/reliability.md "Security").
+   */
+  operatorToken?: string;
   logger?: FastifyServerOptions['logger'];
   /** Signs session cookies; production passes config.sessionSecret (SESSION_SECRET). */
   sessionSecret?: string;
@@ -181,6 +190,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandlers(app);
   registerNulCheck(app);
   registerRequestTracing(app);
+  registerSecurity(app, {
+    operatorToken: options.operatorToken,
+    allowedOrigins: options.corsOrigins ?? [],
+  });
 
   const { database } = options;
   const sessions = createSessionRepository(database.db);

@@ -4,6 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
 import {
+  ALLOWED_ORIGINS_ENV,
+  OPERATOR_TOKEN_ENV,
+  parseAllowedOrigins,
+} from '@showroom/contracts/security';
+import {
   DEFAULT_RETENTION,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   type RetentionSettings,
@@ -19,8 +24,13 @@ export interface ApiConfig {
   dataDir: string;
   /** PostgreSQL connection string; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
-  /** Origins allowed to call the api from a browser (the web app). */
+  /**
+   * Origins allowed to call the api from a browser (the web app): CORS_ORIGINS (default the web
+   * app on localhost and 127.0.0.1) plus ALLOWED_ORIGINS; they may send writes too.
+   */
   corsOrigins: string[];
+  /** OPERATOR_TOKEN: the operator routes' bearer token; undefined leaves them open. */
+  operatorToken: string | undefined;
   logLevel: string;
   production: boolean;
   /** Signs the session cookie (and keys idempotency fingerprints). See SESSION_SECRET below. */
@@ -165,12 +175,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     .split(',')
     .map((origin) => origin.trim())
     .filter(Boolean);
+  for (const origin of parseAllowedOrigins(env[ALLOWED_ORIGINS_ENV])) {
+    if (!corsOrigins.includes(origin)) corsOrigins.push(origin);
+  }
   return {
     host: env.API_HOST ?? '0.0.0.0',
     port: parsePort('API_PORT', env.API_PORT, 3001),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     corsOrigins,
+    operatorToken: env[OPERATOR_TOKEN_ENV] || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',
     sessionSecret: parseSessionSecret(env, env.NODE_ENV === 'production', dataDir),

@@ -12,6 +12,7 @@ import {
 import { createFlagsRepository } from './modules/flags/repository.js';
 import { createSmtpMailer } from './modules/accounts/mailer.js';
 import { readScenarioCatalogue } from './modules/scenarios/catalogue.js';
+import { openOperatorRoutesWarning } from '@showroom/contracts/security';
 
 /** Listens and shuts down; everything else lives in app.ts. */
 async function main(): Promise<void> {
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     database,
     tracer,
     corsOrigins: config.corsOrigins,
+    operatorToken: config.operatorToken,
     logger: { level: config.logLevel },
     sessionSecret: config.sessionSecret,
     trustProxy: config.trustProxy,
@@ -81,6 +83,14 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  const openOperatorRoutes = openOperatorRoutesWarning(
+    'Showroom api',
+    config.host,
+    config.operatorToken,
+  );
+  if (openOperatorRoutes) app.log.warn(openOperatorRoutes);
+  else if (config.operatorToken) app.log.info('operator routes need the operator token');
+  else app.log.info('operator routes are open (listening on loopback only)');
 }
 
 main().catch((err: unknown) => {

@@ -2,13 +2,14 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { EntryContext } from 'react-router';
+import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { loadRuntimeProfiles } from './lib/runtime-config.server';
 import { InlinePreviewContext } from './components/inline-preview';
 import { createInlinePreviewTaker } from './lib/inline-preview.server';
 import { APP_CSS } from './styles/app-css.server';
 import { DocumentCssContext } from './styles/document-styles';
+import { CspNonceContext } from './lib/csp-nonce';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
 
 export const streamTimeout = 5_000;
@@ -27,7 +28,11 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext?: AppLoadContext,
 ): Promise<Response> {
+  // The response's CSP nonce (server/security.ts): every inline script React and React Router
+  // write carries it; the page's Content-Security-Policy allows no other inline script.
+  const nonce = loadContext?.cspNonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
@@ -36,12 +41,15 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
 
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentCssContext.Provider value={APP_CSS}>
-        <InlinePreviewContext.Provider value={createInlinePreviewTaker()}>
-          <ServerRouter context={routerContext} url={request.url} />
-        </InlinePreviewContext.Provider>
-      </DocumentCssContext.Provider>,
+      <CspNonceContext.Provider value={nonce}>
+        <DocumentCssContext.Provider value={APP_CSS}>
+          <InlinePreviewContext.Provider value={createInlinePreviewTaker()}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </InlinePreviewContext.Provider>
+        </DocumentCssContext.Provider>
+      </CspNonceContext.Provider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useContext, useEffect, type ReactNode } from 'react';
 import {
   Links,
   Meta,
@@ -18,6 +18,7 @@ import { loadDepartments } from './lib/departments.server';
 import { documentStartupData } from './lib/runtime-config.server';
 import stylesheet from './styles/app.css?url';
 import { DocumentStyles } from './styles/document-styles';
+import { CspNonceContext } from './lib/csp-nonce';
 
 // In production the stylesheet is inline (DocumentStyles); the dev server links it for hot reload.
 export const links: Route.LinksFunction = () => [
@@ -29,6 +30,7 @@ declare module 'react-router' {
   // The web server's load context (server/load-context.ts); absent where a loader runs without it.
   interface AppLoadContext {
     build?: ShowroomLoadContext['build'];
+    cspNonce?: ShowroomLoadContext['cspNonce'];
   }
 }
 
@@ -51,6 +53,7 @@ export function useRootData(): RootData | undefined {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useContext(CspNonceContext);
   return (
     <html lang="en">
       <head>
@@ -67,8 +70,8 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

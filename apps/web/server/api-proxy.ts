@@ -5,6 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { ErrorCode } from '@showroom/contracts/errors';
+import { operatorAuthorization, operatorTokenOfCookies } from '@showroom/contracts/security';
 import { apiTarget } from './api-target.js';
 
 /** Where the api is mounted on the web origin; the prefix is stripped before forwarding. */
@@ -72,16 +73,21 @@ export function createApiProxy(target: string = apiTarget()): RequestHandler {
 /**
  * X-Forwarded-* for the api: the client's address is appended to any X-Forwarded-For a proxy
  * in front of this server set; protocol and host set by such a proxy are kept (they describe
- * what the browser used), else they are this request's own.
+ * what the browser used), else they are this request's own. The operator cookie's token
+ * (server/security.ts) becomes `Authorization: Bearer <token>` unless the request has one.
  */
 export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
   const remote = req.socket.remoteAddress ?? '';
   const priorFor = header(req, 'x-forwarded-for');
   const encrypted = (req.socket as TLSSocket).encrypted === true;
+  const operatorToken = header(req, 'authorization')
+    ? undefined
+    : operatorTokenOfCookies(header(req, 'cookie'));
   return {
     'x-forwarded-for': priorFor ? `${priorFor}, ${remote}` : remote,
     'x-forwarded-proto': header(req, 'x-forwarded-proto') ?? (encrypted ? 'https' : 'http'),
     'x-forwarded-host': header(req, 'x-forwarded-host') ?? header(req, 'host') ?? '',
+    ...(operatorToken ? { authorization: operatorAuthorization(operatorToken) } : {}),
   };
 }
 

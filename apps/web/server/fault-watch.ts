@@ -1,5 +1,6 @@
 import { FAULT_FLAGS } from '@showroom/contracts/faults';
 import type { FlagList } from '@showroom/contracts/flags-admin';
+import { operatorHeaders } from './security.js';
 
 /** How long one answer of the flag service about fault flags is believed. */
 export const FAULT_WATCH_TTL_MS = 2_000;
@@ -20,7 +21,10 @@ export function createFaultWatch(
   let pending: Promise<boolean> | null = null;
   const check = async (): Promise<boolean> => {
     try {
-      const response = await fetch(`${apiUrl}/flags`, { signal: AbortSignal.timeout(1_000) });
+      const response = await fetch(`${apiUrl}/flags`, {
+        headers: operatorHeaders(),
+        signal: AbortSignal.timeout(1_000),
+      });
       if (!response.ok) return true;
       const list = (await response.json()) as FlagList;
       return list.flags.some((flag) => flag.enabled && Object.hasOwn(FAULT_FLAGS, flag.key));

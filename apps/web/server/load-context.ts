@@ -9,4 +9,9 @@ import type { DocumentBuild } from './build-info.js';
 export type ShowroomLoadContext = {
   /** The build the document tells the browser about (root loader; ). */
   build: DocumentBuild;
+  /**
+   * The response's CSP nonce (server/security.ts): React Router's inline scripts carry it.
+   * Absent under the dev server, which sends no CSP.
+   */
+  cspNonce?: string;
 };

@@ -25,6 +25,29 @@ import { loadRouteRules, routeRulesFile, type RouteRules } from './route-rules.j
 import { slowImages } from './slow-images.js';
 import { SLOW_IMAGE_PATH } from '@showroom/contracts/faults';
 import { videoFaults } from './video-faults.js';
+import {
+  ALLOWED_ORIGINS_ENV,
+  OPERATOR_TOKEN_ENV,
+  openOperatorRoutesWarning,
+  parseAllowedOrigins,
+} from '@showroom/contracts/security';
+import {
+  connectSources,
+  crossSiteWrites,
+  cspNonceOf,
+  genericErrors,
+  newNonce,
+  operatorHeaders,
+  operatorSignIn,
+  pageContentSecurityPolicy,
+  securityHeaders,
+} from './security.js';
+
+/**
+ * The nonce a cached page (server/page-cache.ts) is rendered with; each response that serves it
+ * gets its own nonce in its place. Random per process, so no page text can contain it by chance.
+ */
+const CACHED_PAGE_NONCE = newNonce();
 
 /** Exports of app/entry.server.tsx that the server calls besides rendering. */
 interface EntryExtras {
@@ -62,9 +85,16 @@ async function createApp(): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
   // The api under this origin (before compression, which would hold back streamed answers).
+  // The api sets its own security headers and refuses cross-site writes itself.
   const target = apiTarget();
   app.use(API_MOUNT_PATH, createApiProxy(target));
   console.log(`Showroom web: ${API_MOUNT_PATH}/* is proxied to ${target}`);
+  // docs/reliability.md "Security": headers (the CSP once the profiles are known, below),
+  // page writes from the shop's own origin only, the operator token for the operator's pages.
+  const csp: { policy?: (nonce: string) => string } = {};
+  app.use(securityHeaders((nonce) => csp.policy?.(nonce)));
+  app.use(crossSiteWrites(parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV])));
+  app.use(operatorSignIn(process.env[OPERATOR_TOKEN_ENV] || undefined));
   app.use(compression());
   // The RUM SDK's profiler (profiling sample rate 100, R-9.5) needs JS self-profiling allowed.
   app.use((_request, response, next) => {
@@ -100,12 +130,15 @@ async function createApp(): Promise<express.Express> {
     );
     const getLoadContext = loadContextFor({ id: meta.id, pollIntervalMs });
     app.use(createRequestHandler({ build: loadBuild, mode: 'development', getLoadContext }));
+    app.use(genericErrors());
     return app;
   }
 
   const clientDir = path.join(WEB_ROOT, 'build', 'client');
   const build = (await import(path.join(WEB_ROOT, 'build', 'server', 'index.js'))) as ServerBuild;
   const profiles = runStartupChecks(build);
+  const connect = connectSources(profiles);
+  csp.policy = (nonce) => pageContentSecurityPolicy(nonce, connect);
   const meta = readBuildMeta(path.join(WEB_ROOT, 'build'), build.assets.version, (message) =>
     console.warn(message),
   );
@@ -131,11 +164,18 @@ async function createApp(): Promise<express.Express> {
   const render = createFetchHandler(build, 'production');
   app.use(
     createPageCache({
-      render: (request) => render(request, getLoadContext()),
+      render: (request) => render(request, { ...getLoadContext(), cspNonce: CACHED_PAGE_NONCE }),
       bypass: createFaultWatch(apiTarget()),
+      rewrite: (body, response) => {
+        const nonce = cspNonceOf(response);
+        return nonce
+          ? Buffer.from(body.toString('utf8').replaceAll(CACHED_PAGE_NONCE, nonce))
+          : body;
+      },
     }),
   );
   app.use(createRequestHandler({ build, mode: 'production', getLoadContext }));
+  app.use(genericErrors());
   return app;
 }
 
@@ -147,7 +187,7 @@ async function createApp(): Promise<express.Express> {
 function recordBuildMarker(buildId: string): void {
   fetch(`${apiTarget()}/markers/builds`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...operatorHeaders() },
     body: JSON.stringify({ buildId, operator: 'web server' }),
   }).then(
     (response) => {
@@ -171,8 +211,13 @@ function mountBuildRoutes(app: express.Express, meta: BuildMeta, routeRules: Rou
  * A new object per request, shared by every loader of that page load: loaders remember what
  * they asked the api for on it (app/lib/departments.server.ts), so a page asks once.
  */
-function loadContextFor(build: DocumentBuild): () => ShowroomLoadContext {
-  return () => ({ build });
+function loadContextFor(
+  build: DocumentBuild,
+): (request?: unknown, response?: express.Response) => ShowroomLoadContext {
+  return (_request, response) => {
+    const cspNonce = response ? cspNonceOf(response) : undefined;
+    return cspNonce ? { build, cspNonce } : { build };
+  };
 }
 
 /**
@@ -190,6 +235,12 @@ async function main(): Promise<void> {
   const app = await createApp();
   const server: Server = app.listen(port, host, () => {
     console.log(`Showroom web listening on http://localhost:${port}${dev ? ' (dev)' : ''}`);
+    const openOperatorPages = openOperatorRoutesWarning(
+      'Showroom web',
+      host,
+      process.env[OPERATOR_TOKEN_ENV],
+    );
+    if (openOperatorPages) console.warn(openOperatorPages);
   });
 
   let closing = false;

@@ -50,6 +50,11 @@ export interface PageCacheOptions {
    * then rendered for its own shopper (`X-Showroom-Cache: bypass`).
    */
   bypass?: () => Promise<boolean>;
+  /**
+   * Adapts a stored page to the response it answers: the web server swaps the placeholder nonce
+   * a cached page was rendered with for this response's CSP nonce (server/security.ts).
+   */
+  rewrite?: (body: Buffer, response: ExpressResponse) => Buffer;
 }
 
 async function buffered(response: Response): Promise<CachedPage> {
@@ -61,14 +66,19 @@ async function buffered(response: Response): Promise<CachedPage> {
   return { status: response.status, headers, body, storable };
 }
 
-function send(response: ExpressResponse, page: CachedPage, state: 'hit' | 'miss'): void {
+function send(
+  response: ExpressResponse,
+  page: CachedPage,
+  state: 'hit' | 'miss',
+  rewrite: (body: Buffer, response: ExpressResponse) => Buffer,
+): void {
   response.status(page.status);
   // Node's own setHeader: the headers exactly as rendered (Express would add a charset).
   const values = new Map<string, string[]>();
   for (const [name, value] of page.headers) values.set(name, [...(values.get(name) ?? []), value]);
   for (const [name, list] of values) response.setHeader(name, list.length === 1 ? list[0]! : list);
   response.setHeader(PAGE_CACHE_HEADER, state);
-  response.end(page.body);
+  response.end(rewrite(page.body, response));
 }
 
 /**
@@ -86,6 +96,7 @@ export function createPageCache({
   maxEntries = PAGE_CACHE_MAX_ENTRIES,
   now = Date.now,
   bypass = () => Promise.resolve(false),
+  rewrite = (body) => body,
 }: PageCacheOptions): RequestHandler {
   const entries = new Map<string, Entry>();
 
@@ -129,11 +140,11 @@ export function createPageCache({
       if (cached && cached.until > now()) {
         // Rendered for an earlier request (or being rendered for one right now).
         const page = await cached.page;
-        send(response, page, page.storable ? 'hit' : 'miss');
+        send(response, page, page.storable ? 'hit' : 'miss', rewrite);
         return;
       }
       if (cached) entries.delete(key);
-      send(response, await renderOnce(key).page, 'miss');
+      send(response, await renderOnce(key).page, 'miss', rewrite);
     } catch (error) {
       next(error);
     }

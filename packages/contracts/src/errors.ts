@@ -61,6 +61,15 @@ export const ERROR_CODES = [
    * try again in a few seconds (Retry-After). The api recovers by itself when it returns.
    */
   'DATABASE_UNAVAILABLE',
+  /**
+   * A state-changing request (POST, PUT, PATCH, DELETE) from another site: its Origin is neither
+   * the request's own origin nor an allowed one (docs/reliability.md "Security").
+   */
+  'CROSS_SITE_REQUEST',
+  /** An operator route without `Authorization: Bearer <token>` while OPERATOR_TOKEN is set. */
+  'OPERATOR_TOKEN_MISSING',
+  /** An operator route with a token that is not OPERATOR_TOKEN. */
+  'OPERATOR_TOKEN_INVALID',
   /** The web server could not reach the api behind it (answered by the web's /api proxy). */
   'API_UNREACHABLE',
   /** Anything unexpected; details stay in the api's log. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { OPERATOR_TOKEN_ENV, operatorHeadersOf } from '@showroom/contracts/security';
 import {
   readTrafficProfile,
   type TrafficProfile,
@@ -83,7 +84,11 @@ export function isControlUrl(source: string): boolean {
  * object as the text a control file would hold, `{}` while none is set.
  */
 export async function readControlUrl(url: string): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  // An operator route once the shop sets OPERATOR_TOKEN (README "Configuration").
+  const response = await fetch(url, {
+    headers: operatorHeadersOf(process.env[OPERATOR_TOKEN_ENV]),
+    signal: AbortSignal.timeout(5_000),
+  });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const body = (await response.json()) as { control?: unknown };
   return JSON.stringify(body.control ?? {});

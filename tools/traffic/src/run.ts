@@ -14,6 +14,10 @@ import { runBrowserSession, StatePool, type SessionResult } from './session.js';
 import { serveStatus, StatusBoard, statusLine, writeStatusFile } from './status.js';
 import { percentile, summarize, type TrafficSummary } from './summary.js';
 import { CHROMIUM_ARGS } from '../../../scripts/chromium.mjs';
+import { OPERATOR_TOKEN_ENV, operatorHeadersOf } from '@showroom/contracts/security';
+
+/** OPERATOR_TOKEN, when the shop sets one: the inspector's data and scenario stops need it. */
+const OPERATOR_HEADERS = operatorHeadersOf(process.env[OPERATOR_TOKEN_ENV]);
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -78,7 +82,7 @@ interface CatalogFile {
 /** The scenarios the shop serves (its api), else the repository's data file. */
 async function loadScenarios(origin: string): Promise<Scenario[]> {
   try {
-    const response = await fetch(`${origin}/api/scenarios`);
+    const response = await fetch(`${origin}/api/scenarios`, { headers: OPERATOR_HEADERS });
     if (response.ok) return ((await response.json()) as { scenarios: Scenario[] }).scenarios;
   } catch {
     // below
@@ -156,7 +160,9 @@ async function intakeSessions(
   let found: SessionSummary[] | null = null;
   for (;;) {
     try {
-      const response = await fetch(`${origin}/api/monitoring/sessions?limit=500`);
+      const response = await fetch(`${origin}/api/monitoring/sessions?limit=500`, {
+        headers: OPERATOR_HEADERS,
+      });
       if (response.ok) {
         const { sessions } = (await response.json()) as { sessions: SessionSummary[] };
         found = sessions.filter((session) => ids.has(session.id));
@@ -369,7 +375,7 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     if ((scenarios.get(id)?.flagChanges.length ?? 0) === 0) continue;
     await fetch(`${origin}/api/scenarios/${encodeURIComponent(id)}/stop`, {
       method: 'POST',
-      headers: { 'x-operator': `traffic ${runId}` },
+      headers: { 'x-operator': `traffic ${runId}`, ...OPERATOR_HEADERS },
     }).catch(() => undefined);
   }
 

@@ -3,6 +3,7 @@ import type { Scenario } from '@showroom/contracts/scenarios';
 import { TRAFFIC_STORAGE_KEY, type TrafficJourney } from '@showroom/contracts/traffic';
 import type { SessionPlan } from './planner.js';
 import { JOURNEYS, type Shopper } from './shop-journeys.js';
+import { OPERATOR_COOKIE, OPERATOR_TOKEN_ENV } from '@showroom/contracts/security';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
@@ -173,6 +174,20 @@ export async function runBrowserSession(
       ...(stored ? { storageState: stored } : {}),
     });
     if (env.signal.aborted) throw new Error('aborted');
+    // With OPERATOR_TOKEN set, the outbox page (sign-up codes) and scenario switches need the
+    // operator cookie a presenter gets from `?operator=<token>` (docs/reliability.md "Security").
+    const operatorToken = process.env[OPERATOR_TOKEN_ENV];
+    if (operatorToken) {
+      await context.addCookies([
+        {
+          name: OPERATOR_COOKIE,
+          value: operatorToken,
+          url: env.origin,
+          httpOnly: true,
+          sameSite: 'Strict',
+        },
+      ]);
+    }
     // The monitoring chunk sends this as the global context `traffic` (profile and run).
     await context.addInitScript(
       ([key, value]) => {

@@ -40,6 +40,10 @@ const CODE_MESSAGES: Readonly<Record<ErrorCode | TransportErrorCode, string | nu
   SERVICE_UNAVAILABLE: null,
   DATABASE_UNAVAILABLE:
     'The shop is having a short outage. Nothing was changed; please try again in a moment.',
+  // Not a shopper's situation (another site's form, an operator route): the api's sentence.
+  CROSS_SITE_REQUEST: null,
+  OPERATOR_TOKEN_MISSING: null,
+  OPERATOR_TOKEN_INVALID: null,
   API_UNREACHABLE: 'The shop is not answering right now. Please try again in a moment.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
   NETWORK_ERROR: 'The shop could not be reached. Check your connection and try again.',

@@ -1,5 +1,6 @@
 import { data } from 'react-router';
 import type { ErrorResponse } from '@showroom/contracts/errors';
+import { operatorAuthorization, operatorTokenOfCookies } from '@showroom/contracts/security';
 import { apiTarget } from '../../server/api-target';
 
 /** An api error answer as read here: the contract's envelope, or nothing usable. */
@@ -44,12 +45,15 @@ export async function apiGet<T>(path: string, request?: Request): Promise<T> {
 
 /**
  * The browser's cookie (its session) and User-Agent (its browser family): the api evaluates
- * flags for the same subject the browser sends (R-4.19; fault flags, decision 010).
+ * flags for the same subject the browser sends (R-4.19; fault flags, decision 010). The operator
+ * cookie's token goes as `Authorization: Bearer` (docs/reliability.md "Security").
  */
 function forwardedHeaders(request: Request | undefined): HeadersInit {
   const headers: Record<string, string> = { accept: 'application/json' };
   const cookie = request?.headers.get('cookie');
   if (cookie) headers.cookie = cookie;
+  const operatorToken = operatorTokenOfCookies(cookie);
+  if (operatorToken) headers.authorization = operatorAuthorization(operatorToken);
   const userAgent = request?.headers.get('user-agent');
   if (userAgent) headers['user-agent'] = userAgent;
   return headers;

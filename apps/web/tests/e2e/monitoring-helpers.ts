@@ -209,7 +209,7 @@ export interface SecondApiOptions {
   databaseUrl?: string;
   /** Flag definitions (a UFC file or folder) instead of apps/api/flags: FLAGS_PATH. */
   flagsPath?: string;
-  /** More environment, e.g. the SESSION_SECRET replicas share. */
+  /** More environment: the SESSION_SECRET replicas share, OPERATOR_TOKEN, ALLOWED_ORIGINS. */
   env?: Record<string, string>;
 }
 
@@ -256,7 +256,11 @@ export async function startSecondApi(
  * with a second api, a whole page — its server-rendered content and its browser calls — runs
  * on that api's database.
  */
-export async function startSecondWeb(port: number, apiUrl: string): Promise<SecondServer> {
+export async function startSecondWeb(
+  port: number,
+  apiUrl: string,
+  env: Record<string, string> = {},
+): Promise<SecondServer> {
   return startServer(
     'second web server',
     'apps/web/build/server-main/main.js',
@@ -267,6 +271,7 @@ export async function startSecondWeb(port: number, apiUrl: string): Promise<Seco
       HOST: '127.0.0.1',
       API_URL: apiUrl,
       NODE_ENV: 'production',
+      ...env,
     },
   );
 }

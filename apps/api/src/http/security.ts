@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  COMMON_SECURITY_HEADERS,
+  OPERATOR_AUTHORIZATION_SCHEME,
+  OPERATOR_TOKEN_ENV,
+  crossSiteReason,
+  operatorTokenMatches,
+} from '@showroom/contracts/security';
+import { ApiError } from './errors.js';
+
+/**
+ * Operator routes (docs/reliability.md "Security"): flag administration, the session
+ * inspector's data, change markers, the mail outbox and scenario switches. Each is
+ * `METHOD route-url` as registered; a test checks every one is a route of the app.
+ */
+export const OPERATOR_ROUTES: readonly string[] = [
+  'GET /flags',
+  'GET /flags/audit',
+  'GET /flags/:key',
+  'PATCH /flags/:key',
+  'PUT /flags/:key/rollout',
+  'PUT /flags/:key/rules',
+  'GET /monitoring/sessions',
+  'GET /monitoring/sessions/:sessionId',
+  'GET /monitoring/stats',
+  'GET /markers',
+  'POST /markers/builds',
+  'GET /outbox',
+  'GET /outbox/:id',
+  'POST /scenarios/:id/start',
+  'POST /scenarios/:id/stop',
+  // The traffic generators' control: generators read it with the token too.
+  'GET /traffic/control',
+  'PUT /traffic/control',
+  'DELETE /traffic/control',
+];
+const OPERATOR_ROUTE_SET = new Set(OPERATOR_ROUTES);
+
+/** The api's own documentation pages (Swagger UI) run scripts and styles of their own. */
+const DOCS_PREFIX = '/docs';
+const DOCS_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+
+export interface SecurityOptions {
+  /** OPERATOR_TOKEN: operator routes need `Authorization: Bearer <token>`; unset = open. */
+  operatorToken?: string;
+  /** Browser origins besides the request's own that may send writes (CORS_ORIGINS, ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+}
+
+/** Whether `request` is an operator route (see OPERATOR_ROUTES). */
+export function isOperatorRoute(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url;
+  return url !== undefined && OPERATOR_ROUTE_SET.has(`${request.method} ${url}`);
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== OPERATOR_AUTHORIZATION_SCHEME.toLowerCase() || !token) {
+    return undefined;
+  }
+  return token;
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The api's security guarantees as hooks (docs/reliability.md "Security"): cross-site writes are
+ * refused (403 CROSS_SITE_REQUEST), operator routes need the operator token when one is set
+ * (401 OPERATOR_TOKEN_MISSING / OPERATOR_TOKEN_INVALID), and every answer carries a strict CSP
+ * and the common security headers.
+ */
+export function registerSecurity(app: FastifyInstance, options: SecurityOptions): void {
+  const allowed = options.allowedOrigins ?? [];
+  const token = options.operatorToken || undefined;
+
+  app.addHook('onRequest', async (request) => {
+    const reason = crossSiteReason(
+      {
+        method: request.method,
+        origin: firstHeader(request.headers.origin),
+        secFetchSite: firstHeader(request.headers['sec-fetch-site']),
+        // The web's /api proxy puts the browser's host in X-Forwarded-Host.
+        host: firstHeader(request.headers['x-forwarded-host']) ?? firstHeader(request.headers.host),
+      },
+      allowed,
+    );
+    if (reason !== null) {
+      throw new ApiError(403, 'CROSS_SITE_REQUEST', `Cross-site request refused: ${reason}`);
+    }
+    if (token === undefined || !isOperatorRoute(request)) return;
+    const presented = bearerToken(request);
+    if (presented === undefined) {
+      throw new ApiError(
+        401,
+        'OPERATOR_TOKEN_MISSING',
+        `This operator route needs the operator token (${OPERATOR_TOKEN_ENV}) as Authorization: ${OPERATOR_AUTHORIZATION_SCHEME} <token>`,
+      );
+    }
+    if (!operatorTokenMatches(presented, token)) {
+      throw new ApiError(401, 'OPERATOR_TOKEN_INVALID', 'The operator token is not valid');
+    }
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    for (const [name, value] of Object.entries(COMMON_SECURITY_HEADERS)) reply.header(name, value);
+    const docs = request.url === DOCS_PREFIX || request.url.startsWith(`${DOCS_PREFIX}/`);
+    reply.header(
+      'content-security-policy',
+      docs ? DOCS_CONTENT_SECURITY_POLICY : API_CONTENT_SECURITY_POLICY,
+    );
+  });
+}
