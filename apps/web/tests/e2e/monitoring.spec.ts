@@ -341,10 +341,16 @@ test.describe('browser monitoring through the local intake', () => {
     try {
       // The stored backend override sends this page's shop calls to the second api.
       await page.addInitScript((url) => localStorage.setItem('backend_url_override', url), api.url);
+      // Calls made before the monitoring SDK has started carry no trace headers (a busy machine
+      // can start it after the page's first calls): the add to cart comes after its start.
+      await page.goto('/department/lighting/product/53');
+      await startupDone(page);
       const traced = page.waitForRequest(
         (call) => call.url().startsWith(api.url) && call.headers()['traceparent'] !== undefined,
       );
-      await page.goto('/');
+      const detail = page.getByTestId('product-detail');
+      await detail.getByTestId('add-to-cart').click();
+      await expect(detail.getByTestId('add-to-cart-result')).toContainText('Added to cart');
       const call = await traced;
       const headers = call.headers();
       const traceId = headers['traceparent']!.split('-')[1];
