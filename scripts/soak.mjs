@@ -15,7 +15,7 @@
 //   SOAK_GC_INTERVAL_MS   forced garbage collection interval in the api (default 5)
 //   SOAK_RSS_GROWTH_MIB   allowed resident memory growth after the warm-up (default 64)
 //   SOAK_PORT             the api's port (default 3211)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,28 +51,25 @@ function rssOf(pid) {
   return Number(kib[1]) * 1024;
 }
 
-function startApi(dataDir) {
+function startApi(dataDir, { forceGc = true } = {}) {
   const gcHook = path.join(root, 'scripts', 'soak-gc.mjs');
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', gcHook, 'apps/api/dist/server.js'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        API_HOST: '127.0.0.1',
-        API_PORT: String(PORT),
-        DATA_DIR: dataDir,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
-        DATABASE_URL: '',
-        SOAK_GC_INTERVAL_MS: String(GC_INTERVAL_MS),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const gcArgs = forceGc ? ['--expose-gc', '--import', gcHook] : [];
+  const child = spawn(process.execPath, [...gcArgs, 'apps/api/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(PORT),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+      DATABASE_URL: '',
+      SOAK_GC_INTERVAL_MS: String(GC_INTERVAL_MS),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk) => (output = (output + chunk).slice(-8_000));
   child.stdout.on('data', keep);
@@ -194,7 +191,47 @@ async function main() {
   const driver = sqliteDriverPackage();
   const driverVersion = apiRequire(root)(`${driver}/package.json`).version;
   const dataDir = tempDir('soak');
-  const catalog = await prepareDatabase(root, dataDir, { stock: STOCK });
+  // Seeded in a child process on the same Node: a driver that aborts there fails the soak with
+  // a result line, not by taking this process down.
+  const prepared = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--prepare', dataDir],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (prepared.status !== 0) {
+    console.log(
+      `soak FAIL: node ${process.versions.node}, ${driver} ${driverVersion}: seeding the database ` +
+        `exited with ${prepared.signal ?? prepared.status}\n${prepared.stderr.slice(0, 2_000)}`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const catalog = JSON.parse(prepared.stdout);
+
+  // First a start on an empty data folder (the api migrates and seeds it itself, as on a first
+  // `npm start`), a second idle, and a clean stop — without forced collections, which change
+  // when finalizers run: better-sqlite3 12 aborted on Node 24 in starts like this one, from
+  // V8's own idle-time collection (docs/decisions/014-node-versions-and-sqlite-driver.md).
+  const emptyDir = tempDir('soak-empty');
+  const first = startApi(emptyDir, { forceGc: false });
+  await waitForHealth(first);
+  for (const until = Date.now() + 1_000; Date.now() < until;) {
+    await fetch(`${URL_BASE}/health`).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGTERM');
+  const firstExit = await first.exited;
+  fs.rmSync(emptyDir, { recursive: true, force: true });
+  if (firstExit.code !== 0 || firstExit.signal !== null) {
+    console.log(
+      `soak FAIL: node ${process.versions.node}, ${driver} ${driverVersion}: the api's first start ` +
+        `on an empty data folder ended with ${firstExit.signal ?? firstExit.code}\n${first.output()}`,
+    );
+    process.exitCode = 1;
+    return;
+  }
 
   const started = Date.now();
   const api = startApi(dataDir);
@@ -265,7 +302,12 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`soak FAIL: ${error.stack ?? error}`);
-  process.exitCode = 1;
-});
+if (process.argv[2] === '--prepare') {
+  const catalog = await prepareDatabase(root, process.argv[3], { stock: STOCK });
+  process.stdout.write(JSON.stringify(catalog));
+} else {
+  await main().catch((error) => {
+    console.error(`soak FAIL: ${error.stack ?? error}`);
+    process.exitCode = 1;
+  });
+}
