@@ -184,13 +184,30 @@ async function matrixFor(major, index) {
     };
     if (!results.install.ok) return { node, results };
 
-    console.log(`\n=== Node ${node.version}: api suite`);
-    const suite = await run('npm', ['run', 'test', '-w', 'apps/api'], { cwd: work, env });
-    const counted = /Tests\s+(\d+) passed/.exec(stripVTControlCharacters(suite.output));
+    // SQLite always; PostgreSQL as well when TEST_DATABASE_URL is set (as scripts/test.mjs does).
+    const databases = [['SQLite', '']];
+    if (process.env.TEST_DATABASE_URL)
+      databases.push(['PostgreSQL', process.env.TEST_DATABASE_URL]);
+    const suites = [];
+    for (const [database, url] of databases) {
+      console.log(`\n=== Node ${node.version}: api suite (${database})`);
+      const suite = await run('npm', ['run', 'test', '-w', 'apps/api'], {
+        cwd: work,
+        env: { ...env, TEST_DATABASE_URL: url },
+      });
+      const counted = /Tests\s+(\d+) passed/.exec(stripVTControlCharacters(suite.output));
+      suites.push({ database, ...suite, passed: counted?.[1] ?? '?' });
+    }
     results['api suite'] = {
-      ok: suite.ok,
-      seconds: suite.seconds,
-      note: suite.ok ? `${counted?.[1] ?? '?'} passed` : `exit ${suite.code ?? suite.signal}`,
+      ok: suites.every((suite) => suite.ok),
+      seconds: suites.reduce((sum, suite) => sum + suite.seconds, 0),
+      note: suites
+        .map((suite) =>
+          suite.ok
+            ? `${suite.database} ${suite.passed} passed`
+            : `${suite.database} exit ${suite.code ?? suite.signal}`,
+        )
+        .join(', '),
     };
 
     console.log(`\n=== Node ${node.version}: npm start (scripts/start.mjs) + browser journey`);
