@@ -34,9 +34,24 @@ export function ensureApiBuilt(root, log = () => {}) {
   }
 }
 
-/** `require` as the api resolves packages (fastify, better-sqlite3, @datadog/flagging-core). */
+/** `require` as the api resolves packages (fastify, the SQLite driver, @datadog/flagging-core). */
 export function apiRequire(root) {
   return createRequire(path.join(root, 'apps/api/package.json'));
+}
+
+/**
+ * better-sqlite3's Database class as the api loads it: the package that runs on this Node
+ * (docs/decisions/014-node-versions-and-sqlite-driver.md; apps/api/src/db/sqlite-driver.ts).
+ */
+export function sqliteDriver(root) {
+  return apiRequire(root)(sqliteDriverPackage());
+}
+
+/** The package name of the SQLite driver the api uses on this Node (SHOWROOM_SQLITE_DRIVER overrides). */
+export function sqliteDriverPackage() {
+  const override = process.env.SHOWROOM_SQLITE_DRIVER;
+  if (override) return override;
+  return Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-12';
 }
 
 /** Imports a module of the built api, e.g. `db/migrate.js`. */
@@ -73,7 +88,7 @@ export async function prepareDatabase(root, dataDir, { times = 1, stock } = {}) 
   await migrateToLatest(database.db);
   await database.close();
 
-  const Database = apiRequire(root)('better-sqlite3');
+  const Database = sqliteDriver(root);
   const sqlite = new Database(path.join(dataDir, 'showroom.db'));
   const catalog = readCatalog(root);
   const insertDepartment = sqlite.prepare(
@@ -132,7 +147,7 @@ export async function prepareDatabase(root, dataDir, { times = 1, stock } = {}) 
 
 /** Opens the api's SQLite file beside the running api (WAL: reads do not block it). */
 export function openSqlite(root, dataDir, options = {}) {
-  const Database = apiRequire(root)('better-sqlite3');
+  const Database = sqliteDriver(root);
   return new Database(path.join(dataDir, 'showroom.db'), options);
 }
 

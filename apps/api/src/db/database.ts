@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
+import { Sqlite } from './sqlite-driver.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -63,7 +63,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const file = options.sqliteFile;
   if (!file) throw new Error('openDatabase needs a databaseUrl or a sqliteFile');
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -1,11 +1,11 @@
 import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { isDatabaseUnavailable, openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { Sqlite } from '../../db/sqlite-driver.js';
 import { registerErrorHandlers } from '../../http/error-handler.js';
 import { createCatalogSeed } from '../../test/factories.js';
 import { seedCatalog } from '../catalog/seed.js';
@@ -207,7 +207,7 @@ describe.runIf(!serverUrl)('database locked (SQLite)', () => {
     const shopper = createShopperAgent(app);
     expect((await shopper.get('/cart')).statusCode).toBe(200);
     // Another process takes the write lock and keeps it past the api's busy timeout (5 s).
-    const other = new BetterSqlite3(testDb.database.location);
+    const other = new Sqlite(testDb.database.location);
     other.exec('BEGIN EXCLUSIVE');
     const started = performance.now();
     const locked = await shopper.post('/cart/items', { productId: 1, edition: 'standard' });
