@@ -92,6 +92,20 @@ async function loadScenarios(origin: string): Promise<Scenario[]> {
 }
 
 /** Browsers shared by sessions; a new one after `recycleEvery` sessions, the old one closed once idle. */
+/** How long Ctrl-C waits for the running sessions to close before closing their browsers. */
+const ABORT_GRACE_MS = 10_000;
+
+/** Whether `promise` settles within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 class BrowserPool {
   private current: { browser: Promise<Browser>; used: number; active: number } | undefined;
   private retired = new Set<{ browser: Promise<Browser>; used: number; active: number }>();
@@ -307,22 +321,9 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
         await lease.release();
       }
     })()
-      .catch((error: unknown): SessionResult => ({
-        index: plan.index,
-        journey: plan.journey,
-        scenarioId: plan.scenarioId,
-        ok: false,
-        aborted: stop.signal.aborted,
-        error: (error as Error).message?.split('\n')[0] ?? String(error),
-        converted: false,
-        leftAt: null,
-        returning: false,
-        pageLoadsMs: [],
-        rumSessionId: null,
-        startedAt: Date.now(),
-        durationMs: 0,
-      }))
+      .catch((error: unknown): SessionResult => unfinished(plan, error))
       .then((result) => {
+        if (!running.has(plan.index)) return; // given up on at Ctrl-C (below)
         results.push(result);
         status.sessionEnded(result);
         running.delete(plan.index);
@@ -330,7 +331,24 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
         ended();
       });
     running.set(plan.index, work);
+    plans.set(plan.index, plan);
   };
+  const plans = new Map<number, SessionPlan>();
+  const unfinished = (plan: SessionPlan, error: unknown): SessionResult => ({
+    index: plan.index,
+    journey: plan.journey,
+    scenarioId: plan.scenarioId,
+    ok: false,
+    aborted: stop.signal.aborted,
+    error: (error as Error).message?.split('\n')[0] ?? String(error),
+    converted: false,
+    leftAt: null,
+    returning: false,
+    pageLoadsMs: [],
+    rumSessionId: null,
+    startedAt: Date.now(),
+    durationMs: 0,
+  });
 
   const deadline = options.durationMs === undefined ? Infinity : startedAt + options.durationMs;
   let index = 0;
@@ -359,7 +377,22 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     while (running.size > 0) {
       await Promise.race([Promise.allSettled([...running.values()]), sleep(1_000, stop.signal)]);
       report();
-      if (stop.signal.aborted) await Promise.allSettled([...running.values()]);
+      if (stop.signal.aborted) {
+        // Ctrl-C closed every session's context; a session whose browser call does not return
+        // (seen under load) must not keep the run from ending: its browser is closed under it.
+        const settled = Promise.allSettled([...running.values()]);
+        if (!(await within(settled, ABORT_GRACE_MS))) {
+          say(`stopping: ${running.size} session(s) still open; closing their browser`);
+          await pool.closeAll();
+          await within(settled, ABORT_GRACE_MS);
+          for (const index of [...running.keys()]) {
+            const result = unfinished(plans.get(index)!, new Error('stopped'));
+            running.delete(index);
+            results.push(result);
+            status.sessionEnded(result);
+          }
+        }
+      }
     }
   } finally {
     control?.stop();

@@ -127,7 +127,7 @@ test('journeys open every product from a listing, the landing layout of the seas
 });
 
 test('Ctrl-C: the run stops, every browser closes and the summary is printed', async () => {
-  test.setTimeout(150_000);
+  test.setTimeout(200_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-traffic-ctrl-c-'));
   // As from a terminal: npm, tsx, the generator and Chromium in one foreground process group,
   // which Ctrl-C signals as a whole.
@@ -153,9 +153,10 @@ test('Ctrl-C: the run stops, every browser closes and the summary is printed', a
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  // Once every process writing to the pipes has ended (npm ends when the generator has).
-  const closed = new Promise<string>((resolve) =>
-    child.on('close', (code, signal) => resolve(signal ?? `code ${code}`)),
+  // npm's own end (not 'close': a straggler holding the pipes would keep that from firing, and
+  // the check of the process tree below names it instead).
+  const exited = new Promise<string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
   );
   try {
     // Two sessions are under way in their browser.
@@ -171,16 +172,24 @@ test('Ctrl-C: the run stops, every browser closes and the summary is printed', a
         { timeout: 100_000 },
       )
       .toBe(true);
+    // Every process of the run: npm, the generator, Chromium and its helpers.
+    const tree = processesBelow(child.pid!);
     process.kill(-child.pid!, 'SIGINT');
-    // The generator exits 0 (nothing failed); npm then ends itself by the signal it was sent,
-    // as a shell expects of an interrupted command.
-    expect(['code 0', 'SIGINT'], output).toContain(await closed);
+    // The summary, once the browsers are closed.
+    await expect.poll(() => output, { timeout: 60_000 }).toMatch(/^failed 0 of \d+/m);
     expect(output).toContain('stopping: closing the browsers');
     expect(output).toMatch(/Traffic run \S+ — profile steady, browser/);
     expect(output).toMatch(/^stopped before the end: [12] sessions$/m);
-    expect(output).toMatch(/^failed 0 of \d+/m);
-    // Chromium's helper processes end a moment after the browser they belong to.
-    await expect.poll(() => browsers.filter(isRunning), { timeout: 10_000 }).toEqual([]);
+    // The generator exits 0 (nothing failed); npm then ends itself by the signal it was sent,
+    // as a shell expects of an interrupted command.
+    expect(['code 0', 'SIGINT'], output).toContain(await exited);
+    // Nothing of the run is left (Chromium's helpers end a moment after their browser).
+    await expect
+      .poll(() => tree.filter((p) => isRunning(p.pid)).map((p) => `${p.name} ${p.pid}`), {
+        timeout: 20_000,
+      })
+      .toEqual([]);
+    expect(browsers.filter(isRunning)).toEqual([]);
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
