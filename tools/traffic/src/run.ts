@@ -293,6 +293,8 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
   const startedScenarios = new Set<string>();
   let ended: () => void = () => undefined;
 
+  /** The plans of the running sessions (a session given up on at Ctrl-C is reported from it). */
+  const plans = new Map<number, SessionPlan>();
   const startSession = (plan: SessionPlan) => {
     sequence[plan.index] = describePlan(plan);
     say(`session ${sequence[plan.index]}`);
@@ -324,6 +326,7 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
       .catch((error: unknown): SessionResult => unfinished(plan, error))
       .then((result) => {
         if (!running.has(plan.index)) return; // given up on at Ctrl-C (below)
+        plans.delete(plan.index);
         results.push(result);
         status.sessionEnded(result);
         running.delete(plan.index);
@@ -333,7 +336,6 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     running.set(plan.index, work);
     plans.set(plan.index, plan);
   };
-  const plans = new Map<number, SessionPlan>();
   const unfinished = (plan: SessionPlan, error: unknown): SessionResult => ({
     index: plan.index,
     journey: plan.journey,
@@ -388,6 +390,7 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
           for (const index of [...running.keys()]) {
             const result = unfinished(plans.get(index)!, new Error('stopped'));
             running.delete(index);
+            plans.delete(index);
             results.push(result);
             status.sessionEnded(result);
           }

@@ -25,6 +25,13 @@ export interface TopologyPorts {
   webs: [number, number];
 }
 
+/** One request nginx passed on (its access log: `<port> <upstream> <status> <method> <uri>`). */
+export interface Pass {
+  port: number;
+  /** `127.0.0.1:<port>` of the replica that answered. */
+  upstream: string;
+}
+
 export interface Topology {
   webUrl: string;
   apiUrl: string;
@@ -32,10 +39,8 @@ export interface Topology {
   apiReplica(index: 0 | 1): string;
   /** Kills api replica `index` with SIGKILL (nginx then sends everything to the other). */
   killApi(index: 0 | 1): Promise<void>;
-  /** Requests nginx passed to each upstream so far, by nginx port and upstream address. */
-  requestsPerReplica(): Map<string, number>;
-  /** nginx's log lines so far (`<port> <upstream> <status> <method> <uri>`). */
-  accessLog(): string[];
+  /** Every request nginx passed so far: its own port and the upstream that answered. */
+  passes(): Pass[];
   /** A client of the topology's own database. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
   stop(): Promise<void>;
@@ -87,18 +92,12 @@ export async function startTopology(ports: TopologyPorts): Promise<Topology> {
       async killApi(index) {
         await apis[index]!.kill();
       },
-      requestsPerReplica() {
-        const counts = new Map<string, number>();
-        for (const line of nginx.log()) {
-          const [port, upstream] = line.split(' ');
+      passes: () =>
+        nginx.log().map((line) => {
+          const [port, upstreams] = line.split(' ');
           // An upstream nginx tried and gave up on is listed before the one that answered.
-          const answered = upstream?.split(',').at(-1)?.trim();
-          const key = `${port} ${answered}`;
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
-        return counts;
-      },
-      accessLog: nginx.log,
+          return { port: Number(port), upstream: upstreams!.split(',').at(-1)!.trim() };
+        }),
       async query(text, values) {
         return (await pool.query(text, values)).rows;
       },

@@ -43,7 +43,11 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (!topology) return;
-  const counts = [...topology.requestsPerReplica()].map(([key, n]) => `${key}: ${n}`);
+  const perReplica = new Map<string, number>();
+  for (const { port, upstream } of topology.passes()) {
+    perReplica.set(`${port} ${upstream}`, (perReplica.get(`${port} ${upstream}`) ?? 0) + 1);
+  }
+  const counts = [...perReplica].map(([key, n]) => `${key}: ${n}`);
   console.info(`scale-out: requests per replica (nginx port, upstream): ${counts.join(', ')}`);
   await topology.stop();
 });
@@ -53,19 +57,21 @@ async function shopper(): Promise<APIRequestContext> {
   return requests.newContext({ baseURL: `${topology.webUrl}/api/` });
 }
 
-/** The api upstreams nginx used for the log lines from `from` on. */
-function apiUpstreams(from: number): Set<string> {
-  return new Set(
-    topology
-      .accessLog()
-      .slice(from)
-      .filter((line) => line.startsWith(`${PORTS.api} `))
-      .map((line) => line.split(' ')[1]!.split(',').at(-1)!.trim()),
-  );
+/** The replicas behind nginx's `port` that answered the requests from the `from`th on. */
+function upstreamsSince(from: number, port: number): string[] {
+  const upstreams = topology
+    .passes()
+    .slice(from)
+    .filter((pass) => pass.port === port)
+    .map((pass) => pass.upstream);
+  return [...new Set(upstreams)].sort();
 }
 
+/** The addresses of replicas on `ports`, as nginx logs them. */
+const addresses = (ports: number[]) => ports.map((port) => `127.0.0.1:${port}`).sort();
+
 test('a shopper journey whose requests alternate between replicas keeps its session, cart, account and order', async () => {
-  const from = topology.accessLog().length;
+  const from = topology.passes().length;
   const api = await shopper();
   try {
     const ok = async (call: Promise<APIResponse>, status = 200) => {
@@ -110,9 +116,7 @@ test('a shopper journey whose requests alternate between replicas keeps its sess
     await api.dispose();
   }
   // nginx passed the journey's calls to both api replicas.
-  expect([...apiUpstreams(from)].sort()).toEqual(
-    PORTS.apis.map((port) => `127.0.0.1:${port}`).sort(),
-  );
+  expect(upstreamsSince(from, PORTS.api)).toEqual(addresses(PORTS.apis));
 });
 
 test('a flag change through one replica is served by the other within a second', async ({
@@ -209,16 +213,9 @@ test('a browser journey through nginx alone: browse, cart, order, flags and moni
   request,
 }) => {
   test.setTimeout(120_000);
-  const from = topology.accessLog().length;
+  const from = topology.passes().length;
   await shopJourney(page, request, topology.webUrl, topology.apiUrl);
-  const webs = new Set(
-    topology
-      .accessLog()
-      .slice(from)
-      .filter((line) => line.startsWith(`${PORTS.web} `))
-      .map((line) => line.split(' ')[1]),
-  );
-  expect([...webs].sort()).toEqual(PORTS.webs.map((port) => `127.0.0.1:${port}`).sort());
+  expect(upstreamsSince(from, PORTS.web)).toEqual(addresses(PORTS.webs));
 });
 
 test('killing one api replica in the middle of a checkout load loses no acknowledged order', async () => {
