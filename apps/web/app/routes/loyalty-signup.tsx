@@ -7,22 +7,18 @@ import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
-  fieldErrorOf,
-  hasErrors,
   loyaltyJoinBody,
   validateLoyaltyJoin,
-  type FormErrors,
   type LoyaltyJoinValues,
 } from '../accounts/account-forms';
 import { DRAFTS } from '../accounts/form-drafts';
 import { AccountAlert, AccountNotice } from '../components/accounts/account-alert';
-import { useErrorFocus } from '../components/accounts/use-error-focus';
+import { useAccountForm } from '../components/accounts/use-account-form';
 import { useFormDraft } from '../components/accounts/use-form-draft';
 import { FieldError, FormField } from '../components/checkout/form-field';
 import { MembershipSummary, PROGRAMME_NAME } from '../components/loyalty/membership';
 import { ShopQueryView } from '../components/shop-query-view';
 import { ApiError } from '../lib/api-client';
-import { messageOf } from '../lib/api-errors';
 import { useAccountClient, useAccountQuery } from '../lib/account-session';
 import { trackAction } from '../monitoring/track';
 import { pageMeta } from '../lib/page-meta';
@@ -113,42 +109,31 @@ function JoinForm({
   const { draft, save, clear } = useFormDraft(DRAFTS.loyalty.form, DRAFTS.loyalty.fields);
   // Consent is asked each time: a stored tick would not be the shopper's decision.
   const [consent, setConsent] = useState(false);
-  const [errors, setErrors] = useState<FormErrors<keyof LoyaltyJoinValues>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [joining, setJoining] = useState(false);
-  const { formRef, focusError } = useErrorFocus();
+  const { errors, alert, busy: joining, formRef, submit } = useAccountForm(API_FIELDS);
   const values: LoyaltyJoinValues = { consent, birthday: draft?.birthday ?? '' };
 
   const join = async () => {
-    if (!client || joining) return;
-    const found = validateLoyaltyJoin(values, new Date());
-    setErrors(found);
-    setAlert(null);
-    if (hasErrors(found)) {
-      focusError();
-      return;
-    }
-    setJoining(true);
-    try {
-      const membership = await client.joinLoyalty(loyaltyJoinBody(values));
-      trackAction(MONITORING_ACTIONS.loyaltySignUp, {
-        tier: membership.tier,
-        points: membership.points,
-        birthday_given: values.birthday !== '',
-      });
-      clear();
-      onJoined(membership);
-    } catch (error) {
-      setJoining(false);
-      if (error instanceof ApiError && error.code === 'ALREADY_MEMBER') {
-        onAlreadyMember();
-        return;
-      }
-      const onField = fieldErrorOf(error, API_FIELDS);
-      if (onField) setErrors(onField);
-      else setAlert(messageOf(error));
-      focusError();
-    }
+    if (!client) return;
+    await submit(
+      validateLoyaltyJoin(values, new Date()),
+      async () => {
+        const membership = await client.joinLoyalty(loyaltyJoinBody(values));
+        trackAction(MONITORING_ACTIONS.loyaltySignUp, {
+          tier: membership.tier,
+          points: membership.points,
+          birthday_given: values.birthday !== '',
+        });
+        clear();
+        onJoined(membership);
+      },
+      {
+        onError: (error) => {
+          if (!(error instanceof ApiError && error.code === 'ALREADY_MEMBER')) return false;
+          onAlreadyMember();
+          return true;
+        },
+      },
+    );
   };
 
   return (

@@ -4,23 +4,19 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
   PROFILE_API_FIELDS,
-  fieldErrorOf,
-  hasErrors,
   profileFormValues,
   profileUpdate,
   validateProfile,
   withDraft,
-  type FormErrors,
   type ProfileField,
 } from '../accounts/account-forms';
 import { DRAFTS } from '../accounts/form-drafts';
 import { AccountAlert, AccountNotice } from '../components/accounts/account-alert';
-import { useErrorFocus } from '../components/accounts/use-error-focus';
+import { useAccountForm } from '../components/accounts/use-account-form';
 import { useFormDraft } from '../components/accounts/use-form-draft';
 import { CountrySelect } from '../components/cart/country-select';
 import { FieldError, FormField } from '../components/checkout/form-field';
 import { ShopQueryView } from '../components/shop-query-view';
-import { messageOf } from '../lib/api-errors';
 import { useAccountClient, useAccountQuery } from '../lib/account-session';
 import { pageMeta } from '../lib/page-meta';
 
@@ -65,11 +61,15 @@ function ProfileEditForm({
   const client = useAccountClient();
   const countryId = useId();
   const { draft, save, clear } = useFormDraft(DRAFTS.profile.form, DRAFTS.profile.fields);
-  const [errors, setErrors] = useState<FormErrors<ProfileField>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const {
+    errors,
+    setErrors,
+    alert,
+    busy: saving,
+    formRef,
+    submit: send,
+  } = useAccountForm(PROFILE_API_FIELDS);
   const [saved, setSaved] = useState<Saved | null>(null);
-  const { formRef, focusError } = useErrorFocus();
   const values = withDraft(profileFormValues(profile), draft);
   const set = (field: ProfileField, value: string) => {
     setSaved(null);
@@ -78,28 +78,17 @@ function ProfileEditForm({
 
   const submit = async () => {
     if (!client || saving) return;
-    const found = validateProfile(values);
-    setErrors(found);
-    setAlert(null);
     setSaved(null);
-    if (hasErrors(found)) {
-      focusError();
-      return;
-    }
-    setSaving(true);
-    try {
-      const result = await client.updateProfile(profileUpdate(values, profile));
-      clear();
-      onSaved(result.profile);
-      setSaved({ verification: result.verification });
-    } catch (error) {
-      const onField = fieldErrorOf(error, PROFILE_API_FIELDS);
-      if (onField) setErrors(onField);
-      else setAlert(messageOf(error));
-      focusError();
-    } finally {
-      setSaving(false);
-    }
+    await send(
+      validateProfile(values),
+      async () => {
+        const result = await client.updateProfile(profileUpdate(values, profile));
+        clear();
+        onSaved(result.profile);
+        setSaved({ verification: result.verification });
+      },
+      { afterSuccess: 'idle' },
+    );
   };
 
   const field = (name: Exclude<ProfileField, 'country'>, label: string, autoComplete: string) => (

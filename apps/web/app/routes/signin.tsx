@@ -1,20 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  fieldErrorOf,
-  hasErrors,
-  validateSignIn,
-  type FormErrors,
-  type SignInValues,
-} from '../accounts/account-forms';
+import { validateSignIn, type SignInValues } from '../accounts/account-forms';
 import { DRAFTS } from '../accounts/form-drafts';
 import { safeNextPath } from '../accounts/next-path';
 import { AccountAlert } from '../components/accounts/account-alert';
 import { SignedInPanel } from '../components/accounts/signed-in-panel';
-import { useErrorFocus } from '../components/accounts/use-error-focus';
+import { useAccountForm } from '../components/accounts/use-account-form';
 import { useFormDraft } from '../components/accounts/use-form-draft';
 import { FormField } from '../components/checkout/form-field';
-import { messageOf } from '../lib/api-errors';
 import { usePersona } from '../startup/persona';
 import { useAccountClient } from '../lib/account-session';
 import { pageMeta } from '../lib/page-meta';
@@ -53,35 +46,18 @@ function SignInForm({ next, onAttempt }: { next: string; onAttempt(): void }) {
   const navigate = useNavigate();
   const { draft, save, clear } = useFormDraft(DRAFTS.signIn.form, DRAFTS.signIn.fields);
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors<keyof SignInValues>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const { formRef, focusError } = useErrorFocus();
+  const { errors, alert, busy: submitting, formRef, submit: send } = useAccountForm(API_FIELDS);
   const values: SignInValues = { email: draft?.email ?? '', password };
 
+  // A wrong password or address is one answer for both: above the form, fields kept.
   const submit = async () => {
-    if (!client || submitting) return;
-    const found = validateSignIn(values);
-    setErrors(found);
-    setAlert(null);
-    if (hasErrors(found)) {
-      focusError();
-      return;
-    }
-    setSubmitting(true);
-    onAttempt();
-    try {
+    if (!client) return;
+    await send(validateSignIn(values), async () => {
+      onAttempt();
       await client.signIn({ email: values.email.trim(), password });
       clear();
       await navigate(next);
-    } catch (error) {
-      // A wrong password or address is one answer for both: above the form, fields kept.
-      const onField = fieldErrorOf(error, API_FIELDS);
-      if (onField) setErrors(onField);
-      else setAlert(messageOf(error));
-      setSubmitting(false);
-      focusError();
-    }
+    });
   };
 
   return (

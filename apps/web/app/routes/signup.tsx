@@ -1,21 +1,14 @@
 import { PASSWORD_RULE } from '@showroom/contracts/accounts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  fieldErrorOf,
-  hasErrors,
-  validateSignUp,
-  type FormErrors,
-  type SignUpValues,
-} from '../accounts/account-forms';
+import { validateSignUp, type SignUpValues } from '../accounts/account-forms';
 import { DRAFTS } from '../accounts/form-drafts';
 import { AccountAlert } from '../components/accounts/account-alert';
 import { SignedInPanel } from '../components/accounts/signed-in-panel';
-import { useErrorFocus } from '../components/accounts/use-error-focus';
+import { useAccountForm } from '../components/accounts/use-account-form';
 import { useFormDraft } from '../components/accounts/use-form-draft';
 import { FormField } from '../components/checkout/form-field';
 import { ApiError } from '../lib/api-client';
-import { messageOf } from '../lib/api-errors';
 import { usePersona } from '../startup/persona';
 import { useAccountClient } from '../lib/account-session';
 import { pageMeta } from '../lib/page-meta';
@@ -55,41 +48,32 @@ function SignUpForm() {
   // Kept until the code is verified (signup-verify clears it); never the password.
   const { draft, save } = useFormDraft(DRAFTS.signUp.form, DRAFTS.signUp.fields);
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors<keyof SignUpValues>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const { formRef, focusError } = useErrorFocus();
+  const { errors, alert, busy: submitting, formRef, submit: send } = useAccountForm(API_FIELDS);
   const values: SignUpValues = { name: draft?.name ?? '', email: draft?.email ?? '', password };
   const set = (field: 'name' | 'email', value: string) => save({ ...values, [field]: value });
 
   const submit = async () => {
-    if (!client || submitting) return;
-    const found = validateSignUp(values);
-    setErrors(found);
-    setAlert(null);
-    if (hasErrors(found)) {
-      focusError();
-      return;
-    }
-    setSubmitting(true);
-    try {
-      const pending = await client.signUp({
-        name: values.name.trim(),
-        email: values.email.trim(),
-        password,
-      });
-      await navigate('/signup-verify', { state: { pending } });
-    } catch (error) {
-      const onField = fieldErrorOf(error, API_FIELDS);
-      if (onField) setErrors(onField);
-      else setAlert(messageOf(error));
-      // The persona was stale (signed in in another tab): show the signed-in panel instead.
-      if (error instanceof ApiError && error.code === 'ALREADY_SIGNED_IN') {
-        client.refreshSession().catch(() => {});
-      }
-      setSubmitting(false);
-      focusError();
-    }
+    if (!client) return;
+    await send(
+      validateSignUp(values),
+      async () => {
+        const pending = await client.signUp({
+          name: values.name.trim(),
+          email: values.email.trim(),
+          password,
+        });
+        await navigate('/signup-verify', { state: { pending } });
+      },
+      {
+        onError: (error) => {
+          // The persona was stale (signed in in another tab): show the signed-in panel instead.
+          if (error instanceof ApiError && error.code === 'ALREADY_SIGNED_IN') {
+            client.refreshSession().catch(() => {});
+          }
+          return false;
+        },
+      },
+    );
   };
 
   return (
