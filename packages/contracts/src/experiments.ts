@@ -74,8 +74,17 @@ export type TrackingAccepted = Static<typeof TrackingAcceptedSchema>;
  */
 export const INSTANT_PAY_ALLOCATION = 'client-random';
 
-/** R-4.7's split: a random value under 0.33 gives b, over 0.66 gives c, otherwise a. */
-export const INSTANT_PAY_SPLIT: Readonly<Record<string, number>> = { a: 0.33, b: 0.33, c: 0.34 };
+/** R-4.7: a random value under this gives variant b… */
+export const INSTANT_PAY_B_BELOW = 0.33;
+/** …over this gives c, otherwise a. */
+export const INSTANT_PAY_C_ABOVE = 0.66;
+
+/** R-4.7's split as shares of subjects per variant. */
+export const INSTANT_PAY_SPLIT: Readonly<Record<string, number>> = {
+  a: INSTANT_PAY_C_ABOVE - INSTANT_PAY_B_BELOW,
+  b: INSTANT_PAY_B_BELOW,
+  c: 1 - INSTANT_PAY_C_ABOVE,
+};
 
 /** instant_pay's control variant (the shop as it was before the experiment). */
 export const INSTANT_PAY_CONTROL = 'a';

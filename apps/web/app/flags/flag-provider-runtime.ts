@@ -1,5 +1,11 @@
 import { DatadogProvider } from '@datadog/openfeature-browser';
-import { OpenFeature, ProviderStatus, type Client } from '@openfeature/web-sdk';
+import {
+  OpenFeature,
+  ProviderStatus,
+  type Client,
+  type Hook,
+  type Provider,
+} from '@openfeature/web-sdk';
 import type { StartupResult } from '../startup/orchestrator';
 import { readStoredIdentity } from '../startup/sample-identity';
 import { effectivePersona, PERSONA_EVENT } from '../startup/persona';
@@ -8,11 +14,13 @@ import { connectFlagStore } from './connect-flag-store';
 import { buildEvaluationContext } from './evaluation-context';
 import { FLAG_INIT_ERROR, FLAG_SYNC_WARNING } from './flag-messages';
 import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
+import { connectTracker, logExposure, sendTrackingEvent } from './flag-reporting';
 import { markFlagStatus } from './flag-store';
 
 // The flag provider chunk (`flag-provider-*.js`, apps/web/bundle-budget.json): the OpenFeature web
 // SDK, the Datadog provider and their start-up, loaded after hydration by load-flags.ts. Pages
-// read flags through the flag store (flag-store.ts), which this chunk feeds.
+// read flags through the flag store (flag-store.ts), which this chunk feeds. A profile with
+// `flagProvider: "ofrep"` loads the OFREP web provider as a chunk of its own instead.
 
 /** The evaluation context last handed to OpenFeature, as JSON. */
 let lastContextKey = '';
@@ -30,16 +38,15 @@ declare global {
  */
 export async function startFeatureFlags(result: StartupResult): Promise<void> {
   try {
-    const provider = new DatadogProvider(
-      flagProviderOptions(result.profile, result.version.version, {
-        // R-1.1: in a webview nothing is reported, exposures and flag evaluations included.
-        telemetry: !result.switches.webview,
-      }),
-    );
+    // R-1.1: in a webview nothing is reported, exposures and flag evaluations included.
+    const telemetry = !result.switches.webview;
+    const provider = await createProvider(result, telemetry);
     const context = buildEvaluationContext(result.persona, result.browserFamily);
     lastContextKey = JSON.stringify(context);
     await OpenFeature.setContext(context);
     const client = OpenFeature.getClient();
+    if (telemetry && result.profile.flagProvider === 'ofrep') client.addHooks(ofrepReportingHook);
+    connectTracker((name, details) => client.track(name, details));
     // A console handle for presenters: `await showroomFlags.getBooleanDetails('show_payments', false)`.
     window.showroomFlags = client;
     const ready = OpenFeature.setProviderAndWait(provider).then(
@@ -71,6 +78,55 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
     console.error(FLAG_INIT_ERROR, error);
   }
 }
+
+/**
+ * The profile's provider (README "Deployment profiles"), with OpenFeature `track()` sending to
+ * the flag service's tracking route (neither provider implements it; OFREP defines no route).
+ */
+async function createProvider(result: StartupResult, telemetry: boolean): Promise<Provider> {
+  const { profile } = result;
+  let provider: Provider;
+  if (profile.flagProvider === 'ofrep') {
+    const { OFREPWebProvider } = await import('@openfeature/ofrep-web-provider');
+    provider = new OFREPWebProvider({
+      baseUrl: profile.flagsUrl ?? result.backendUrl,
+      // Flags as the service serves them now: a presenter's change shows on the next load
+      // (a stored answer would be served first and refreshed behind the page).
+      cacheMode: 'network-first',
+    });
+  } else {
+    provider = new DatadogProvider(
+      flagProviderOptions(profile, result.version.version, { telemetry }),
+    );
+  }
+  if (telemetry) {
+    provider.track = (name, context, details) =>
+      sendTrackingEvent(name, context.targetingKey, details);
+  }
+  return provider;
+}
+
+/**
+ * With the OFREP provider, what the Datadog provider does itself: each evaluation with a variant
+ * goes to monitoring (`feature_flags` on RUM events), and one the flag service marks `doLog`
+ * (its metadata) is logged as an exposure for experiment results.
+ */
+const ofrepReportingHook: Hook = {
+  after(hookContext, details) {
+    if (details.variant == null) return;
+    window.DD_RUM?.addFeatureFlagEvaluation(details.flagKey, details.variant);
+    const { targetingKey, ...attributes } = hookContext.context;
+    const allocationKey = details.flagMetadata['allocationKey'];
+    if (details.flagMetadata['doLog'] !== true || !targetingKey) return;
+    if (typeof allocationKey !== 'string' || allocationKey === '') return;
+    logExposure({
+      flagKey: details.flagKey,
+      allocationKey,
+      variantKey: details.variant,
+      subject: { id: targetingKey, attributes },
+    });
+  },
+};
 
 /**
  * Re-syncs the evaluation context with the stored identity and the persona the api named

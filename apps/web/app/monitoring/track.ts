@@ -1,8 +1,13 @@
 // Custom monitoring events of the shop: one helper, so every key step is named the same way
 // everywhere and a missing or failing monitoring SDK (ad blocker, webview) never breaks the shop.
 import { useEffect, useRef } from 'react';
-import type { MonitoringActionName } from '@showroom/contracts/monitoring-constants';
+import {
+  MONITORING_ACTIONS,
+  type MonitoringActionName,
+} from '@showroom/contracts/monitoring-constants';
 import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
+import { TRACKING_EVENTS, type TrackingEventName } from '@showroom/contracts/experiments';
+import { trackFlagEvent } from '../flags/flag-reporting';
 
 /** Custom actions carry the contract's names (MONITORING_ACTIONS), which the inspector counts by. */
 /** Flat attributes of an action or error; `undefined` entries are left out. */
@@ -32,7 +37,22 @@ export function amountContext(cents: number, currency: string): MonitoringContex
   return { amount: cents / 100, amount_cents: cents, currency };
 }
 
-/** Sends a custom action (`DD_RUM.addAction`); does nothing when monitoring is not running. */
+/**
+ * The shop's steps that are also OpenFeature tracking events (docs/architecture.md
+ * "Experiments"): one call records both, so monitoring's actions and the flag service's
+ * conversions never disagree about what happened.
+ */
+const FLAG_TRACKING: Partial<Record<MonitoringActionName, TrackingEventName>> = {
+  [MONITORING_ACTIONS.addToCart]: TRACKING_EVENTS.addToCart,
+  [MONITORING_ACTIONS.beginCheckout]: TRACKING_EVENTS.beginCheckout,
+  [MONITORING_ACTIONS.placeOrder]: TRACKING_EVENTS.purchase,
+};
+
+/**
+ * Sends a custom action (`DD_RUM.addAction`); does nothing when monitoring is not running. The
+ * steps FLAG_TRACKING names are also tracked through OpenFeature, with the amount's cents as
+ * the event's value (the cart's total, the order's total for a purchase).
+ */
 export function trackAction(
   name: MonitoringActionName,
   context: MonitoringContext = {},
@@ -42,6 +62,15 @@ export function trackAction(
     sink?.addAction(name, compact(context));
   } catch {
     // Monitoring is an observer: its failure must not fail the shopper's step.
+  }
+  const tracking = FLAG_TRACKING[name];
+  if (tracking) {
+    const { amount_cents: value, currency, order_id: orderId } = context;
+    trackFlagEvent(tracking, {
+      ...(typeof value === 'number' ? { value } : {}),
+      ...(typeof currency === 'string' ? { currency } : {}),
+      ...(typeof orderId === 'string' ? { order_id: orderId } : {}),
+    });
   }
 }
 

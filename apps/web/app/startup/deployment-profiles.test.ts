@@ -62,6 +62,9 @@ const SPEC_RECORD_FIELDS = [
   'telemetrySampleRate',
 ];
 
+/** Profiles that reach the api through the page's own origin (`/api`). */
+const ON_PAGE_ORIGIN = new Set(['local', 'local-ofrep']);
+
 describe('the deployment profiles file', () => {
   it('R-3.11 holds about 20 profiles and every one validates', () => {
     const count = Object.keys(profiles).length;
@@ -99,7 +102,7 @@ describe('the deployment profiles file', () => {
 
   it('R-3.11 backends: an api host in production, dev-api or gke-api hosts in dev', () => {
     for (const [key, profile] of Object.entries(profiles)) {
-      if (key === 'local') continue; // the page's own origin (below)
+      if (ON_PAGE_ORIGIN.has(key)) continue; // the page's own origin (below)
       const hostname = new URL(profile.backendUrl).hostname;
       const expected = profile.env === 'prod' ? /^api\./ : /^(dev-api|gke-api)\./;
       expect({ key, hostname }).toEqual({ key, hostname: expect.stringMatching(expected) });
@@ -126,9 +129,23 @@ describe('the deployment profiles file', () => {
     });
   });
 
+  it('the local-ofrep profile is local with the OFREP web provider against the api (ship=ofrep)', () => {
+    const ofrep = profiles['local-ofrep'];
+    expect(ofrep).toEqual({
+      ...local,
+      orgName: 'Showroom Local (OFREP)',
+      ship: 'ofrep',
+      host: null,
+      hostAliases: [],
+      flagProvider: 'ofrep',
+      flagsUrl: '/api',
+    });
+    expect(local?.flagProvider).toBe('datadog');
+  });
+
   it('R-3.11 every other profile names a separate backend and flag service by absolute URL', () => {
     for (const [key, profile] of Object.entries(profiles)) {
-      if (key === 'local') continue;
+      if (ON_PAGE_ORIGIN.has(key)) continue;
       const addresses = [profile.backendUrl, profile.flagsUrl, profile.intakeUrl];
       for (const address of addresses.filter((value) => value !== null)) {
         expect({ key, address }).toEqual({ key, address: expect.stringMatching(/^https:\/\//) });
@@ -226,9 +243,17 @@ describe('validateProfile', () => {
       enableTracing: false,
       allowUntrustedEvents: false,
       allowedTracingUrls: null,
+      flagProvider: 'datadog',
       flagsUrl: null,
       intakeUrl: null,
     });
+  });
+
+  it('a flag provider other than datadog or ofrep is refused, naming the field', () => {
+    expect(() => validateProfile('x', rawProfile({ flagProvider: 'flagd' }))).toThrow(
+      'field "flagProvider" must be one of datadog, ofrep',
+    );
+    expect(validateProfile('x', rawProfile({ flagProvider: 'ofrep' })).flagProvider).toBe('ofrep');
   });
 });
 

@@ -68,8 +68,15 @@ export interface DeploymentProfile extends Partial<Record<SampleRateField, numbe
   /** Monitoring site, e.g. datadoghq.com. */
   site: string;
   /**
-   * The precompute-assignments endpoint (absolute, or a path resolved at start-up); null uses
-   * the provider's default.
+   * Which OpenFeature provider the browser uses (README "Deployment profiles"): Datadog's
+   * (precompute-assignments, the default) or the official OFREP web provider against the flag
+   * service's OFREP routes (docs/decisions/016-ofrep.md).
+   */
+  flagProvider: FlagProviderKind;
+  /**
+   * The flag service address for that provider (absolute, or a path resolved at start-up): the
+   * precompute-assignments endpoint (datadog; null uses the provider's default) or the OFREP base
+   * URL the provider appends `/ofrep/v1/…` to (ofrep; null uses backendUrl).
    */
   flagsUrl: string | null;
   /**
@@ -78,6 +85,9 @@ export interface DeploymentProfile extends Partial<Record<SampleRateField, numbe
    */
   intakeUrl: string | null;
 }
+
+export const FLAG_PROVIDER_KINDS = ['datadog', 'ofrep'] as const;
+export type FlagProviderKind = (typeof FLAG_PROVIDER_KINDS)[number];
 
 export type DeploymentProfiles = Readonly<Record<string, DeploymentProfile>>;
 
@@ -112,7 +122,8 @@ const FLAG_TRACKED_EVENTS = ['action', 'resource', 'long_task', 'vital'] as cons
 /**
  * Checks one profile and returns it normalised. Required (R-5.2, plus the shop backend):
  * applicationId, clientToken, site, service, env, backendUrl. Optional, with defaults:
- * orgName (the key), orgId/ship/host/allowedTracingUrls/flagsUrl/intakeUrl (null),
+ * orgName (the key), orgId/ship/host/allowedTracingUrls/flagsUrl/intakeUrl (null), flagProvider
+ * (datadog),
  * hostAliases ([]), enableTracing and allowUntrustedEvents (false), sample rates (R-9.5
  * defaults at init). Addresses are absolute http(s) URLs or paths starting with "/" (see the
  * top of this file). Throws DeploymentProfileError naming the key and the field.
@@ -187,6 +198,10 @@ export function validateProfile(key: string, value: unknown): DeploymentProfile 
   }
   const flagsUrl = optionalString('flagsUrl');
   if (flagsUrl !== null) address('flagsUrl', flagsUrl);
+  const flagProvider = optionalString('flagProvider') ?? 'datadog';
+  if (!(FLAG_PROVIDER_KINDS as readonly string[]).includes(flagProvider)) {
+    fail('flagProvider', `must be one of ${FLAG_PROVIDER_KINDS.join(', ')}`);
+  }
 
   const profile: DeploymentProfile = {
     orgName: optionalString('orgName') ?? key,
@@ -203,6 +218,7 @@ export function validateProfile(key: string, value: unknown): DeploymentProfile 
     allowUntrustedEvents: optionalBoolean('allowUntrustedEvents'),
     allowedTracingUrls: addressList('allowedTracingUrls'),
     site,
+    flagProvider: flagProvider as FlagProviderKind,
     flagsUrl,
     intakeUrl,
   };

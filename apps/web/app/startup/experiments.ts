@@ -1,5 +1,6 @@
 // Route experiments and records (R-4.7, R-4.8). Evaluations are computed
 // purely, then handed to one recording function; the monitoring code passes `DD_RUM` as sink.
+import { INSTANT_PAY_FLAG } from '@showroom/contracts/monitoring-constants';
 import { normalisePathname } from './query-switches';
 import type { RandomSource } from './sample-identity';
 import {
@@ -11,7 +12,7 @@ import {
 
 export type InstantPayVariant = 'a' | 'b' | 'c';
 
-export const INSTANT_PAY_FLAG = 'instant_pay';
+export { INSTANT_PAY_FLAG };
 export const PERSONAL_RECOMMENDATIONS_FLAG = 'personal_recommendations';
 
 export type FeatureFlagEvaluation =

@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { MAX_EXPOSURE_KEY_LENGTH } from '@showroom/contracts/exposures';
 
 /** Largest request body the intake reads (the SDKs flush at 16 KiB; sendBeacon caps at 64 KiB). */
 export const MAX_INTAKE_BODY_BYTES = 5 * 1024 * 1024;
 /** Largest body once inflated: a deflate bomb stops here. */
 export const MAX_INFLATED_BYTES = 20 * 1024 * 1024;
 /** Longest id, key or service name stored. */
-const MAX_KEY_LENGTH = 1024;
+const MAX_KEY_LENGTH = MAX_EXPOSURE_KEY_LENGTH;
 
 const Key = Type.String({ maxLength: MAX_KEY_LENGTH });
 const Keyed = Type.Object({ key: Type.String({ minLength: 1, maxLength: MAX_KEY_LENGTH }) });
@@ -25,19 +26,8 @@ export const IntakeAcceptedSchema = Type.Object({
   accepted: Type.Integer({ minimum: 0, description: 'Events stored from this batch' }),
 });
 
-/** One exposure, as `@datadog/openfeature-browser` sends it to `/api/v2/exposures`. */
-export const ExposureEventSchema = Type.Object({
-  allocation: Keyed,
-  flag: Keyed,
-  variant: Keyed,
-  subject: Type.Object({
-    id: Key,
-    attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  }),
-  timestamp: Type.Number({ minimum: 0, description: 'Epoch ms' }),
-  service: Type.Optional(Key),
-});
-export type ExposureEvent = Static<typeof ExposureEventSchema>;
+// The exposure event's schema is shared with the web, which sends some exposures itself.
+export { ExposureEventSchema, type ExposureEvent } from '@showroom/contracts/exposures';
 
 /** One aggregated flag evaluation, as the provider sends it to `/api/v2/flagevaluation`. */
 export const FlagEvaluationEventSchema = Type.Object({
