@@ -4,8 +4,11 @@ import { TrackingBatchSchema } from '@showroom/contracts/experiments';
 import { ExposureEventSchema } from '@showroom/contracts/exposures';
 import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 
-type Reporting = typeof import('./flag-reporting');
-type Track = typeof import('../monitoring/track');
+import type * as FlagReporting from './flag-reporting';
+import type * as MonitoringTrack from '../monitoring/track';
+
+type Reporting = typeof FlagReporting;
+type Track = typeof MonitoringTrack;
 
 const batchCheck = Compile(TrackingBatchSchema);
 const exposureCheck = Compile(ExposureEventSchema);
