@@ -117,6 +117,22 @@ export const TrafficThinkTimeSchema = Type.Object(
 );
 
 /** The whole profile (for documentation and editors; the reader checks each entry on its own). */
+/**
+ * A designed effect (docs/architecture.md "Experiments"): sessions shown `variant` of `flag`
+ * convert `conversionMultiplier` times as often as the profile's funnel otherwise lets them, so
+ * a presenter can show the experiment results find it. `instant_pay` is drawn by its own split
+ * (R-4.7); any other flag is evaluated through the flag service's OFREP route.
+ */
+export const TrafficExperimentSchema = Type.Object(
+  {
+    flag: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,128}$' }),
+    variant: Type.String({ minLength: 1, maxLength: 128 }),
+    conversionMultiplier: Type.Number({ exclusiveMinimum: 0, maximum: 10 }),
+  },
+  { additionalProperties: false },
+);
+export type TrafficExperiment = Static<typeof TrafficExperimentSchema>;
+
 export const TrafficProfileSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 60 }),
@@ -141,6 +157,7 @@ export const TrafficProfileSchema = Type.Object(
     scenarios: Type.Optional(Type.Array(TrafficScenarioSchema)),
     thinkTime: Type.Optional(TrafficThinkTimeSchema),
     dropOff: Type.Optional(Type.Record(literalUnion(TRAFFIC_FUNNEL_STEPS), Share)),
+    experiment: Type.Optional(TrafficExperimentSchema),
   },
   { additionalProperties: false },
 );
@@ -166,6 +183,7 @@ export interface TrafficProfile {
   scenarios: TrafficScenario[];
   thinkTime: { minMs: number; maxMs: number };
   dropOff: Partial<Record<TrafficFunnelStep, number>>;
+  experiment: TrafficExperiment | null;
 }
 
 export const DEFAULT_DESKTOP: TrafficDevice = {
@@ -193,6 +211,7 @@ export const DEFAULT_TRAFFIC_PROFILE: TrafficProfile = {
   scenarios: [],
   thinkTime: { minMs: 500, maxMs: 2000 },
   dropOff: {},
+  experiment: null,
 };
 
 /** A profile read from JSON, and the entries it left out (each naming the entry). */
@@ -248,6 +267,7 @@ export function readTrafficProfile(
   scalar('paused');
   scalar('returningShare');
   scalar('thinkTime');
+  scalar('experiment');
   if (profile.thinkTime.maxMs < profile.thinkTime.minMs) {
     warn('thinkTime', 'maxMs is below minMs');
     profile.thinkTime = { ...base.thinkTime };

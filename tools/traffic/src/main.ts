@@ -10,7 +10,8 @@ import { runTraffic } from './run.js';
 import { formatSummary } from './summary.js';
 
 const USAGE = `npm run traffic -- [options]
-  --profile <name|file>     steady (default), lunch-spike, checkout-heavy, or a JSON file
+  --profile <name|file>     steady (default), lunch-spike, checkout-heavy, experiment,
+                            or a JSON file
   --base-url <url>          the shop (http://localhost:3000)
   --sessions <n>            stop after n sessions
   --duration <time>         or after 90s, 10m, 1h (running sessions finish)
@@ -128,6 +129,11 @@ const onInterrupt = () => {
 process.on('SIGINT', onInterrupt);
 process.on('SIGTERM', onInterrupt);
 
+if (profile.experiment && !values['http-only']) {
+  console.warn(
+    `traffic: profile ${profile.name} designs an effect on ${profile.experiment.flag}; it is applied with --http-only (browser sessions shop as the profile's funnel says)`,
+  );
+}
 console.log(
   `traffic: profile ${profile.name} (${path.relative(cwd, profileFile) || profileFile}), seed ${profile.seed}, against ${values['base-url']}${values['http-only'] ? ', http only' : ''}`,
 );

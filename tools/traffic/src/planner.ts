@@ -31,6 +31,11 @@ export interface SessionPlan {
   thinkTimesMs: number[];
   /** Draws the journey uses for its choices (which department, product, search term). */
   choices: number[];
+  /**
+   * With the profile's designed experiment: the draw for a client-side variant and the draw
+   * for the effect (experiment.ts); null without one, so other profiles plan as before.
+   */
+  experimentDraws: { variant: number; effect: number } | null;
 }
 
 const ORDER_FUNNEL = [...TRAFFIC_FUNNEL_STEPS];
@@ -105,6 +110,8 @@ export function planSession(
     between(random, profile.thinkTime.minMs, profile.thinkTime.maxMs),
   );
   const choices = Array.from({ length: CHOICES }, () => random());
+  // Drawn last, so a profile's sessions are the same with or without its experiment.
+  const experimentDraws = profile.experiment ? { variant: random(), effect: random() } : null;
   return {
     index,
     journey: scenarioId === null && journey === 'scenario' ? 'browse' : journey,
@@ -118,6 +125,7 @@ export function planSession(
     leavesAt,
     thinkTimesMs,
     choices,
+    experimentDraws,
   };
 }
 

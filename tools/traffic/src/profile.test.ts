@@ -7,7 +7,12 @@ import { loadProfile, PROFILES_DIR } from './profile-file.js';
 describe('traffic profiles', () => {
   it('reads every shipped profile without a warning', () => {
     const files = fs.readdirSync(PROFILES_DIR).filter((file) => file.endsWith('.json'));
-    expect(files.sort()).toEqual(['checkout-heavy.json', 'lunch-spike.json', 'steady.json']);
+    expect(files.sort()).toEqual([
+      'checkout-heavy.json',
+      'experiment.json',
+      'lunch-spike.json',
+      'steady.json',
+    ]);
     for (const file of files) {
       const { profile, warnings } = loadProfile(path.join(PROFILES_DIR, file));
       expect(warnings, file).toEqual([]);
@@ -49,6 +54,17 @@ describe('traffic profiles', () => {
     expect(warnings.some((w) => w.startsWith('mixed: colour skipped: not a profile field'))).toBe(
       true,
     );
+  });
+
+  it('an experiment with a bad multiplier is skipped with a warning naming it', () => {
+    const { profile, warnings } = readTrafficProfile(
+      { name: 'x', experiment: { flag: 'instant_pay', variant: 'b', conversionMultiplier: 0 } },
+      'x',
+    );
+    expect(profile.experiment).toBeNull();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^x: experiment skipped: conversionMultiplier/),
+    ]);
   });
 
   it('fills what a profile leaves out from the defaults, and keeps a list whose entries are all bad at its default', () => {

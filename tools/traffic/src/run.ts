@@ -10,7 +10,7 @@ import { runHttpSession, type HttpEnvironment } from './http-only.js';
 import { describePlan, planSession, type SessionPlan } from './planner.js';
 import { rateAt } from './rate.js';
 import { Scheduler } from './scheduler.js';
-import { runBrowserSession, StatePool, type SessionResult } from './session.js';
+import { newSessionResult, runBrowserSession, StatePool, type SessionResult } from './session.js';
 import { serveStatus, StatusBoard, statusLine, writeStatusFile } from './status.js';
 import { percentile, summarize, type TrafficSummary } from './summary.js';
 import { CHROMIUM_ARGS } from '../../../scripts/chromium.mjs';
@@ -242,6 +242,11 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     signal: stop.signal,
     latencies: [],
     counts: { requests: 0, errors: 0 },
+    // The profile as a control has it now (its funnel), read when a session needs it.
+    get profile() {
+      return scheduler.current;
+    },
+    runId,
   };
 
   let control: ControlWatcher | undefined;
@@ -337,19 +342,9 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
     plans.set(plan.index, plan);
   };
   const unfinished = (plan: SessionPlan, error: unknown): SessionResult => ({
-    index: plan.index,
-    journey: plan.journey,
-    scenarioId: plan.scenarioId,
-    ok: false,
+    ...newSessionResult(plan, Date.now()),
     aborted: stop.signal.aborted,
     error: (error as Error).message?.split('\n')[0] ?? String(error),
-    converted: false,
-    leftAt: null,
-    returning: false,
-    pageLoadsMs: [],
-    rumSessionId: null,
-    startedAt: Date.now(),
-    durationMs: 0,
   });
 
   const deadline = options.durationMs === undefined ? Infinity : startedAt + options.durationMs;

@@ -22,6 +22,8 @@ export interface SessionResult {
   /** Full page loads: navigation start to the end of the load event, ms. */
   pageLoadsMs: number[];
   rumSessionId: string | null;
+  /** The variant an `experiment` profile's session was shown, or null. */
+  experimentVariant: string | null;
   startedAt: number;
   durationMs: number;
 }
@@ -144,6 +146,7 @@ export function newSessionResult(plan: SessionPlan, startedAt: number): SessionR
     returning: false,
     pageLoadsMs: [],
     rumSessionId: null,
+    experimentVariant: null,
     startedAt,
     durationMs: 0,
   };

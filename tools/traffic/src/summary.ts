@@ -42,6 +42,8 @@ export interface TrafficSummary {
    * shop monitors anonymously (one in five, R-4.14 in docs/requirements.md).
    */
   intakeWithShopper: number | null;
+  /** An `experiment` profile's sessions per variant shown, and how many of them ordered. */
+  perVariant: { variant: string; sessions: number; orders: number }[];
   /** The journey of each session, in index order: two runs with one seed print the same. */
   sequence: string[];
   /** HTTP-only mode: requests/s and latency percentiles. */
@@ -85,6 +87,18 @@ export function summarize(
   const errors = new Map<string, number>();
   for (const result of failed)
     errors.set(result.error ?? 'failed', (errors.get(result.error ?? 'failed') ?? 0) + 1);
+  const variants = new Map<string, { variant: string; sessions: number; orders: number }>();
+  for (const result of counted) {
+    if (result.experimentVariant === null) continue;
+    const row = variants.get(result.experimentVariant) ?? {
+      variant: result.experimentVariant,
+      sessions: 0,
+      orders: 0,
+    };
+    row.sessions += 1;
+    if (result.converted) row.orders += 1;
+    variants.set(row.variant, row);
+  }
   const loads = counted.flatMap((result) => result.pageLoadsMs);
   const orderSessions = counted.filter((result) => ORDER_JOURNEYS.has(result.journey));
   const orders = counted.filter((result) => result.converted).length;
@@ -114,6 +128,7 @@ export function summarize(
     intakeSessions: null,
     intakeWithFlags: null,
     intakeWithShopper: null,
+    perVariant: [...variants.values()].sort((a, b) => a.variant.localeCompare(b.variant)),
     sequence: [...sequence],
     ok: failedShare <= maxFailureShare,
   };
@@ -151,6 +166,11 @@ export function formatSummary(summary: TrafficSummary): string {
     const h = summary.http;
     lines.push(
       `requests: ${h.requests} (${h.perSecond.toFixed(1)}/s), ${h.errors} errors · latency p50 ${ms(h.p50Ms)}, p95 ${ms(h.p95Ms)}, p99 ${ms(h.p99Ms)}`,
+    );
+  }
+  for (const row of summary.perVariant) {
+    lines.push(
+      `experiment variant ${row.variant}: ${row.orders} orders of ${row.sessions} sessions (${share(row.sessions === 0 ? null : row.orders / row.sessions)})`,
     );
   }
   if (summary.aborted > 0) lines.push(`stopped before the end: ${summary.aborted} sessions`);
