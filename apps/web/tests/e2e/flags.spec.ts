@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { allShoppers, type Shopper } from './shoppers';
+import { allShoppers, storeShopperIdentity, type Shopper } from './shoppers';
 
 const API = `http://localhost:${process.env.E2E_API_PORT ?? 3101}`;
 const shoppers = allShoppers;
@@ -21,16 +21,10 @@ const FEATURES = {
 
 /** Stores a fixed identity before any script runs, and keeps monitoring's anonymous draw out. */
 async function asShopper(page: Page, shopper: Shopper) {
-  await page.addInitScript((s) => {
+  await page.addInitScript(() => {
     Math.random = () => 0.5;
-    if (location.protocol === 'about:' || localStorage.getItem('user_id')) return;
-    localStorage.setItem('user_id', s.id);
-    localStorage.setItem('user_name', s.name.toLowerCase().replace(' ', '.'));
-    localStorage.setItem('user_email', s.email);
-    localStorage.setItem('user_team', s.team);
-    localStorage.setItem('user_use_discount', String(s.useDiscount));
-    localStorage.setItem('user_use_new_checkout_flow', String(s.useNewCheckoutFlow));
-  }, shopper);
+  });
+  await storeShopperIdentity(page, shopper);
 }
 
 /** What the flag service assigns, asked exactly as the provider asks (attributes stringified). */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { Page } from '@playwright/test';
 import type { SampleShopper } from '@showroom/contracts/shopper';
 
 export type Shopper = SampleShopper;
@@ -18,3 +19,16 @@ const read = (file: string) =>
 export const shopperLists = { standard: read('standard.json'), loyalty: read('loyalty.json') };
 
 export const allShoppers: Shopper[] = [...shopperLists.standard, ...shopperLists.loyalty];
+
+/** Stores `shopper` as the browser's identity before any script of the first page runs. */
+export async function storeShopperIdentity(page: Page, shopper: Shopper): Promise<void> {
+  await page.addInitScript((s) => {
+    if (location.protocol === 'about:' || localStorage.getItem('user_id')) return;
+    localStorage.setItem('user_id', s.id);
+    localStorage.setItem('user_name', s.name.toLowerCase().replace(' ', '.'));
+    localStorage.setItem('user_email', s.email);
+    localStorage.setItem('user_team', s.team);
+    localStorage.setItem('user_use_discount', String(s.useDiscount));
+    localStorage.setItem('user_use_new_checkout_flow', String(s.useNewCheckoutFlow));
+  }, shopper);
+}
