@@ -1,31 +1,26 @@
 import { Type, type Static } from 'typebox';
+import { TRACKING_BATCH_MAX, TRACKING_EVENT_NAME_PATTERN } from './experiment-constants.js';
 
 /**
  * Tracking events and experiments (docs/requirements.md "Experiments"): what the shop reports
  * through OpenFeature `track()` (specification section 6) and what the flag service stores with
  * the subject's targeting key, so experiment results can count conversions and revenue per
- * variant. OFREP defines no tracking route; this one is ours.
+ * variant. OFREP defines no tracking route; this one is ours. The constants (route, event names,
+ * instant_pay's split) are in experiment-constants.ts, which the web's pages import.
  */
-
-/** `POST` a batch of tracking events (TrackingBatchSchema); answers 202 TrackingAcceptedSchema. */
-export const TRACKING_ROUTE = '/flags/track';
-
-/** The events the shop tracks: added to cart, began checkout, placed an order. */
-export const TRACKING_EVENTS = {
-  addToCart: 'add_to_cart',
-  beginCheckout: 'begin_checkout',
-  purchase: 'purchase',
-} as const;
-export type TrackingEventName = (typeof TRACKING_EVENTS)[keyof typeof TRACKING_EVENTS];
-
-/** The event that makes a subject a conversion in experiment results. */
-export const CONVERSION_EVENT = TRACKING_EVENTS.purchase;
-
-/** A name as OpenFeature apps write them: lower case, digits, `_`, `.`, `-`. */
-export const TRACKING_EVENT_NAME_PATTERN = '^[a-z][a-z0-9_.-]{0,63}$';
-
-/** Most events in one request (the shop sends one at a time; the traffic generator batches). */
-export const TRACKING_BATCH_MAX = 100;
+export {
+  CONVERSION_EVENT,
+  INSTANT_PAY_ALLOCATION,
+  INSTANT_PAY_B_BELOW,
+  INSTANT_PAY_C_ABOVE,
+  INSTANT_PAY_CONTROL,
+  INSTANT_PAY_SPLIT,
+  TRACKING_BATCH_MAX,
+  TRACKING_EVENT_NAME_PATTERN,
+  TRACKING_EVENTS,
+  TRACKING_ROUTE,
+  type TrackingEventName,
+} from './experiment-constants.js';
 
 export const TrackingEventSchema = Type.Object(
   {
@@ -66,25 +61,3 @@ export const TrackingAcceptedSchema = Type.Object(
   { additionalProperties: false },
 );
 export type TrackingAccepted = Static<typeof TrackingAcceptedSchema>;
-
-/**
- * The shop's client-side experiment (R-4.7): not a flag of the flag service, so the web reports
- * its assignment as an exposure itself, with this allocation key, and results read its split
- * from INSTANT_PAY_SPLIT.
- */
-export const INSTANT_PAY_ALLOCATION = 'client-random';
-
-/** R-4.7: a random value under this gives variant b… */
-export const INSTANT_PAY_B_BELOW = 0.33;
-/** …over this gives c, otherwise a. */
-export const INSTANT_PAY_C_ABOVE = 0.66;
-
-/** R-4.7's split as shares of subjects per variant. */
-export const INSTANT_PAY_SPLIT: Readonly<Record<string, number>> = {
-  a: INSTANT_PAY_C_ABOVE - INSTANT_PAY_B_BELOW,
-  b: INSTANT_PAY_B_BELOW,
-  c: 1 - INSTANT_PAY_C_ABOVE,
-};
-
-/** instant_pay's control variant (the shop as it was before the experiment). */
-export const INSTANT_PAY_CONTROL = 'a';

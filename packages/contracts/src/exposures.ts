@@ -8,8 +8,7 @@ import { Type, type Static } from 'typebox';
  * every exposure from one table.
  */
 
-/** The intake path exposures are forwarded to (`<intake>?ddforward=<this>`). */
-export const EXPOSURES_FORWARD_PATH = '/api/v2/exposures?ddsource=browser';
+export { EXPOSURES_FORWARD_PATH } from './experiment-constants.js';
 
 /** Longest id, key or service name the intake stores. */
 export const MAX_EXPOSURE_KEY_LENGTH = 1024;

@@ -14,7 +14,11 @@ import { connectFlagStore } from './connect-flag-store';
 import { buildEvaluationContext } from './evaluation-context';
 import { FLAG_INIT_ERROR, FLAG_SYNC_WARNING } from './flag-messages';
 import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
-import { connectTracker, logExposure, sendTrackingEvent } from './flag-reporting';
+import { INSTANT_PAY_ALLOCATION } from '@showroom/contracts/experiment-constants';
+import { buildFlagSubject } from '@showroom/contracts/flag-subject';
+import { INSTANT_PAY_FLAG } from '@showroom/contracts/monitoring-constants';
+import { configureFlagReporting, logExposure, sendTrackingEvent } from './flag-reporting';
+import { connectTracker } from './flag-tracking';
 import { markFlagStatus } from './flag-store';
 
 // The flag provider chunk (`flag-provider-*.js`, apps/web/bundle-budget.json): the OpenFeature web
@@ -40,6 +44,7 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
   try {
     // R-1.1: in a webview nothing is reported, exposures and flag evaluations included.
     const telemetry = !result.switches.webview;
+    startFlagReporting(result, telemetry);
     const provider = await createProvider(result, telemetry);
     const context = buildEvaluationContext(result.persona, result.browserFamily);
     lastContextKey = JSON.stringify(context);
@@ -80,6 +85,30 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
 }
 
 /**
+ * Where exposures and tracking events go (flag-reporting.ts; nothing in a webview, R-1.1), and
+ * this load's instant_pay draw as an exposure: it is the shop's own experiment, not a flag the
+ * provider evaluates, and experiment results count it like one (docs/architecture.md
+ * "Experiments").
+ */
+function startFlagReporting(result: StartupResult, reporting: boolean): void {
+  configureFlagReporting({
+    intakeUrl: reporting ? result.profile.intakeUrl : null,
+    backendUrl: reporting ? result.backendUrl : null,
+    service: result.profile.service,
+  });
+  const subject = buildFlagSubject(result.persona, result.browserFamily);
+  for (const { key, value } of result.experiments) {
+    if (key !== INSTANT_PAY_FLAG || !subject.targetingKey) continue;
+    logExposure({
+      flagKey: key,
+      allocationKey: INSTANT_PAY_ALLOCATION,
+      variantKey: value,
+      subject: { id: subject.targetingKey, attributes: subject.attributes },
+    });
+  }
+}
+
+/**
  * The profile's provider (README "Deployment profiles"), with OpenFeature `track()` sending to
  * the flag service's tracking route (neither provider implements it; OFREP defines no route).
  */
@@ -87,7 +116,7 @@ async function createProvider(result: StartupResult, telemetry: boolean): Promis
   const { profile } = result;
   let provider: Provider;
   if (profile.flagProvider === 'ofrep') {
-    const { OFREPWebProvider } = await import('@openfeature/ofrep-web-provider');
+    const { OFREPWebProvider } = await import('./flag-provider-ofrep');
     provider = new OFREPWebProvider({
       baseUrl: profile.flagsUrl ?? result.backendUrl,
       // Flags as the service serves them now: a presenter's change shows on the next load

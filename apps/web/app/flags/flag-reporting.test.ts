@@ -5,9 +5,10 @@ import { ExposureEventSchema } from '@showroom/contracts/exposures';
 import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 
 import type * as FlagReporting from './flag-reporting';
+import type * as FlagTracking from './flag-tracking';
 import type * as MonitoringTrack from '../monitoring/track';
 
-type Reporting = typeof FlagReporting;
+type Reporting = typeof FlagReporting & typeof FlagTracking;
 type Track = typeof MonitoringTrack;
 
 const batchCheck = Compile(TrackingBatchSchema);
@@ -26,7 +27,7 @@ async function fresh(): Promise<{
     return Promise.resolve(new Response(null, { status: 202 }));
   });
   return {
-    reporting: await import('./flag-reporting'),
+    reporting: { ...(await import('./flag-reporting')), ...(await import('./flag-tracking')) },
     track: await import('../monitoring/track'),
     posts,
   };

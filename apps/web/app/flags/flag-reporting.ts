@@ -1,15 +1,13 @@
 // What the shop reports to the flag service about its flags besides evaluating them
 // (docs/architecture.md "Experiments"): exposures the Datadog provider does not send (the OFREP
-// provider's evaluations, the client-side instant_pay experiment) and OpenFeature tracking events
-// (add to cart, begin checkout, purchase). Part of the page's own bundle and tiny: the tracking
-// calls come from pages, which must not wait for the flag provider chunk.
-import type { TrackingEventDetails } from '@openfeature/web-sdk';
-import { EXPOSURES_FORWARD_PATH, type ExposureEvent } from '@showroom/contracts/exposures';
-import {
-  TRACKING_ROUTE,
-  type TrackingEvent,
-  type TrackingEventName,
-} from '@showroom/contracts/experiments';
+// provider's evaluations, the client-side instant_pay experiment) and the OpenFeature tracking
+// events its providers' `track` sends. Part of the flag provider chunk; pages call
+// flag-tracking.ts, which queues until this chunk connects.
+import type { TrackingDetails } from './flag-tracking';
+import { EXPOSURES_FORWARD_PATH, TRACKING_ROUTE } from '@showroom/contracts/experiment-constants';
+// Types only: the schema modules stay out of the page bundle (apps/web/bundle-budget.json).
+import type { TrackingEvent } from '@showroom/contracts/experiments';
+import type { ExposureEvent } from '@showroom/contracts/exposures';
 
 /** Where reports go; null addresses mean the profile sends none (a real Datadog site, a webview). */
 export interface FlagReportingTarget {
@@ -32,26 +30,16 @@ export interface ExposureInput {
   subject: ExposureSubject;
 }
 
-/** Details of a tracking event (OpenFeature's `TrackingEventDetails`): `value` in integer cents. */
-export type TrackingDetails = TrackingEventDetails;
-
-/** The OpenFeature client's `track`, once the flag provider chunk has connected it. */
-type Tracker = (name: TrackingEventName, details: TrackingDetails) => void;
-
 /** Exposures wait at most this long before they are sent (sooner when the page is hidden). */
 export const EXPOSURE_FLUSH_MS = 5_000;
-/** Tracking calls made before the provider is connected wait, at most this many. */
-const PENDING_TRACKING_MAX = 20;
 
 let target: FlagReportingTarget | null = null;
-let tracker: Tracker | null = null;
-const pendingTracking: { name: TrackingEventName; details: TrackingDetails }[] = [];
 const loggedExposures = new Set<string>();
 let exposureLines: string[] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
 
-/** Called once start-up knows the profile (browser-startup.ts). */
+/** Called by the flag provider chunk once start-up knows the profile. */
 export function configureFlagReporting(next: FlagReportingTarget): void {
   target = next;
   if (listening || typeof document === 'undefined') return;
@@ -110,29 +98,6 @@ function flushExposures(leaving: boolean): void {
     headers: { 'content-type': 'text/plain' },
     keepalive: true,
   }).catch(() => undefined);
-}
-
-/**
- * OpenFeature `track()` for one of the shop's steps: through the client once the provider chunk
- * has connected it (its provider sends the event to the flag service, sendTrackingEvent), queued
- * until then. Never throws.
- */
-export function trackFlagEvent(name: TrackingEventName, details: TrackingDetails = {}): void {
-  if (tracker) {
-    try {
-      tracker(name, details);
-    } catch {
-      // As above: tracking never fails a shopper's step.
-    }
-    return;
-  }
-  if (pendingTracking.length < PENDING_TRACKING_MAX) pendingTracking.push({ name, details });
-}
-
-/** The provider chunk hands over the OpenFeature client's `track` (flag-provider-runtime.ts). */
-export function connectTracker(next: Tracker): void {
-  tracker = next;
-  for (const { name, details } of pendingTracking.splice(0)) trackFlagEvent(name, details);
 }
 
 /**

@@ -6,8 +6,8 @@ import {
   type MonitoringActionName,
 } from '@showroom/contracts/monitoring-constants';
 import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
-import { TRACKING_EVENTS, type TrackingEventName } from '@showroom/contracts/experiments';
-import { trackFlagEvent } from '../flags/flag-reporting';
+import { TRACKING_EVENTS, type TrackingEventName } from '@showroom/contracts/experiment-constants';
+import { trackFlagEvent } from '../flags/flag-tracking';
 
 /** Custom actions carry the contract's names (MONITORING_ACTIONS), which the inspector counts by. */
 /** Flat attributes of an action or error; `undefined` entries are left out. */

@@ -1,6 +1,3 @@
-import { INSTANT_PAY_ALLOCATION } from '@showroom/contracts/experiments';
-import { buildFlagSubject } from '@showroom/contracts/flag-subject';
-import { configureFlagReporting, logExposure } from '../flags/flag-reporting';
 import { loadAndStartFeatureFlags } from '../flags/load-flags';
 import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
 import {
@@ -10,7 +7,6 @@ import {
   type KeyedProfile,
   type ProfileIndex,
 } from './deployment-profiles';
-import { INSTANT_PAY_FLAG } from './experiments';
 import { runStartup, type StartupResult } from './orchestrator';
 import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 
@@ -67,38 +63,10 @@ export function startBrowserSession({
     warn: (message, detail) => console.warn(message, detail ?? ''),
   });
   started ??= sessionStarted.then(async (result) => {
-    if (result) {
-      startFlagReporting(result);
-      await loadAndStartFeatureFlags(result);
-    }
+    if (result) await loadAndStartFeatureFlags(result);
     return result;
   });
   return started;
-}
-
-/**
- * Where exposures and tracking events go (flag-reporting.ts; nothing in a webview, R-1.1), and
- * this load's instant_pay draw as an exposure: it is the shop's own experiment, not a flag the
- * provider evaluates, and experiment results count it like one (docs/architecture.md
- * "Experiments").
- */
-function startFlagReporting(result: StartupResult): void {
-  const reporting = !result.switches.webview;
-  configureFlagReporting({
-    intakeUrl: reporting ? result.profile.intakeUrl : null,
-    backendUrl: reporting ? result.backendUrl : null,
-    service: result.profile.service,
-  });
-  const subject = buildFlagSubject(result.persona, result.browserFamily);
-  for (const { key, value } of result.experiments) {
-    if (key !== INSTANT_PAY_FLAG || !subject.targetingKey) continue;
-    logExposure({
-      flagKey: key,
-      allocationKey: INSTANT_PAY_ALLOCATION,
-      variantKey: value,
-      subject: { id: subject.targetingKey, attributes: subject.attributes },
-    });
-  }
 }
 
 /**
