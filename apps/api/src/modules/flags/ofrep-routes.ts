@@ -71,9 +71,10 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<OfrepRoutesOptions> = async 
   app.addHook('preParsing', async (request) => {
     if (keyDigests.length > 0) checkApiKey(request, keyDigests);
   });
-  // OFREP's request body is optional (the provider may send none): read as an empty context.
+  // OFREP's request body is optional (service/openapi.yaml): none reads as an empty context.
+  // A JSON null is a body, and not an object: refused as PARSE_ERROR.
   app.addHook('preValidation', async (request) => {
-    request.body ??= {};
+    if (request.body === undefined) request.body = {};
   });
 
   const config = { rateLimit: { max: rateLimitPerMinute, timeWindow: 60_000 } };
