@@ -13,6 +13,7 @@ import { registerSecurity } from './http/security.js';
 import { trafficRoutes } from './modules/traffic/routes.js';
 import { ErrorResponseSchema } from '@showroom/contracts/errors';
 import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
+import { OFREP_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/ofrep';
 import { ApiError } from './http/errors.js';
 import { createOutboxMailer, type Mailer } from './modules/accounts/mailer.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -40,6 +41,7 @@ import { createCatalogSearch } from './modules/catalog/search.js';
 import { searchRoutes } from './modules/catalog/search-routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createFlagEvaluator } from './modules/flags/evaluate.js';
+import { ofrepRoutes } from './modules/flags/ofrep-routes.js';
 import { precomputeRoutes } from './modules/flags/precompute-routes.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
 import { flagsRoutes, type FlagsOptions } from './modules/flags/routes.js';
@@ -115,6 +117,11 @@ export interface AppOptions {
   mailer?: Mailer;
   /** Sign-up, sign-in and code requests a minute per client; default 10. */
   authRateLimitPerMinute?: number;
+  /**
+   * OFREP (docs/decisions/016-ofrep.md): API keys a request must present (none: open, as
+   * precompute-assignments is) and requests a minute per route and client address.
+   */
+  ofrep?: { apiKeys?: readonly string[]; rateLimitPerMinute?: number };
   /** The scenario catalogue; default: data/scenarios.json (server.ts reads SCENARIOS_PATH). */
   scenarios?: ScenarioCatalogue;
   /**
@@ -142,7 +149,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     credentials: true,
     // @fastify/cors allows only GET, HEAD and POST unless told; the cart and session use the rest.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['Location', 'Idempotent-Replayed'],
+    // Request headers are allowed as the preflight asks (the plugin's default: OFREP's
+    // Authorization, X-API-Key and If-None-Match too); OFREP callers read ETag and Retry-After.
+    exposedHeaders: ['Location', 'Idempotent-Replayed', 'ETag', 'Retry-After'],
   });
   const sessionSecret = options.sessionSecret ?? DEVELOPMENT_SESSION_SECRET;
   await app.register(cookie, { secret: sessionSecret });
@@ -264,6 +273,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const intake = createIntakeRepository(database.db);
   await app.register(precomputeRoutes, { flags, now });
+  await app.register(ofrepRoutes, {
+    flags,
+    now,
+    apiKeys: options.ofrep?.apiKeys ?? [],
+    rateLimitPerMinute: options.ofrep?.rateLimitPerMinute ?? OFREP_RATE_LIMIT_PER_MINUTE,
+  });
   await app.register(flagsRoutes, { flags, intake });
   const monitoring = createMonitoringStore(database.db);
   await app.register(intakeRoutes, { intake, monitoring, now });

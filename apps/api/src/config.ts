@@ -4,6 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTH_RATE_LIMIT_PER_MINUTE } from '@showroom/contracts/accounts';
 import {
+  OFREP_API_KEYS_ENV,
+  OFREP_RATE_LIMIT_ENV,
+  OFREP_RATE_LIMIT_PER_MINUTE,
+  parseOfrepApiKeys,
+} from '@showroom/contracts/ofrep';
+import {
   ALLOWED_ORIGINS_ENV,
   OPERATOR_TOKEN_ENV,
   parseAllowedOrigins,
@@ -56,6 +62,10 @@ export interface ApiConfig {
   mailFrom: string | undefined;
   /** AUTH_RATE_LIMIT_PER_MINUTE: sign-up, sign-in and code requests a minute per client. */
   authRateLimitPerMinute: number;
+  /** OFREP_API_KEYS: keys OFREP requests must present (X-API-Key or Bearer); empty leaves OFREP open. */
+  ofrepApiKeys: string[];
+  /** OFREP_RATE_LIMIT_PER_MINUTE: OFREP requests a minute per route and client address. */
+  ofrepRateLimitPerMinute: number;
   /** RETENTION_*: how long sessions, idempotency keys, outbox mail and monitoring data are kept. */
   retention: RetentionSettings;
   /** RETENTION_INTERVAL_MINUTES: how often the purge runs (and once at start); 0 turns it off. */
@@ -200,6 +210,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       'AUTH_RATE_LIMIT_PER_MINUTE',
       env.AUTH_RATE_LIMIT_PER_MINUTE,
       AUTH_RATE_LIMIT_PER_MINUTE,
+    ),
+    ofrepApiKeys: parseOfrepApiKeys(env[OFREP_API_KEYS_ENV]),
+    ofrepRateLimitPerMinute: parsePositiveInteger(
+      OFREP_RATE_LIMIT_ENV,
+      env[OFREP_RATE_LIMIT_ENV],
+      OFREP_RATE_LIMIT_PER_MINUTE,
     ),
     retention: parseRetention(env),
     retentionIntervalMinutes:

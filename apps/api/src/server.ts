@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     sessionSecret: config.sessionSecret,
     trustProxy: config.trustProxy,
     authRateLimitPerMinute: config.authRateLimitPerMinute,
+    ofrep: { apiKeys: config.ofrepApiKeys, rateLimitPerMinute: config.ofrepRateLimitPerMinute },
     scenarios: readScenarioCatalogue(config.scenariosPath),
     ...(config.retentionIntervalMinutes > 0
       ? {

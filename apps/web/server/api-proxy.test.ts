@@ -29,6 +29,17 @@ function startFakeApi() {
         headers: req.headers,
         body: Buffer.concat(chunks),
       });
+      if (req.url === '/ofrep/v1/evaluate/flags') {
+        // OFREP's bulk evaluation: 304 to the current ETag, else 429 with Retry-After.
+        if (req.headers['if-none-match'] === '"v1"') {
+          res.writeHead(304, { etag: '"v1"' });
+          res.end();
+        } else {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '17' });
+          res.end(JSON.stringify({ errorCode: 'GENERAL' }));
+        }
+        return;
+      }
       if (req.url === '/stream') {
         // An event stream: the first event now, the end only when the test says so.
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -132,6 +143,30 @@ describe('the /api proxy', () => {
       'x-forwarded-proto': 'http',
       'x-forwarded-host': new URL(web.url).host,
     });
+  });
+
+  it("passes OFREP's headers both ways: keys and If-None-Match up, ETag and Retry-After down", async () => {
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${web.url}/api/ofrep/v1/evaluate/flags`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"context":{"targetingKey":"a1"}}',
+      });
+    const notModified = await ask({
+      'if-none-match': '"v1"',
+      'x-api-key': 'key-one',
+      authorization: 'Bearer key-two',
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe('"v1"');
+    expect(api.seen[0]?.headers).toMatchObject({
+      'if-none-match': '"v1"',
+      'x-api-key': 'key-one',
+      authorization: 'Bearer key-two',
+    });
+    const limited = await ask({});
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('17');
   });
 
   it('streams a multipart body through byte for byte', async () => {

@@ -38,6 +38,15 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.js'
  * Reproduce a run with BAD_INPUT_SEED=<seed>; the seed is printed with the figures.
  */
 
+/** The error codes OFREP's answers use (open-feature/protocol, service/openapi.yaml). */
+const OFREP_ERROR_CODES = [
+  'PARSE_ERROR',
+  'INVALID_CONTEXT',
+  'TARGETING_KEY_MISSING',
+  'FLAG_NOT_FOUND',
+  'GENERAL',
+];
+
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 4242);
 /** Requests over all routes: enough that at least 10,000 of them are refused malformed ones. */
 const TARGET_REQUESTS = 10_600;
@@ -746,6 +755,9 @@ function judge(
       return null;
     }
   }
+  // OFREP's request body is optional (docs/decisions/016-ofrep.md): none is an empty context.
+  if (attempt.defect === 'body missing' && route.key.startsWith('POST /ofrep/') && status === 200)
+    return null;
   if (status < 400) return `not refused: ${where}`;
   figures.refused += 1;
   if (attempt.part && !attempt.wholePart) {
@@ -759,6 +771,15 @@ function judge(
   const jsonApi = (parsed as { errors?: { detail?: string }[] }).errors?.[0];
   if (route.key === 'POST /flags/precompute-assignments' && jsonApi) {
     if (typeof jsonApi.detail !== 'string' || jsonApi.detail === '') return `no detail: ${where}`;
+    return null;
+  }
+  // The OFREP routes answer OFREP's error shape (docs/decisions/016-ofrep.md); what Fastify
+  // refuses before routing (a URL too long, a path reaching no route) keeps the api's envelope.
+  const ofrep = parsed as { error?: unknown; errorCode?: unknown; errorDetails?: unknown };
+  if (route.key.startsWith('POST /ofrep/') && ofrep.error === undefined) {
+    if (!OFREP_ERROR_CODES.includes(String(ofrep.errorCode))) return `no OFREP errorCode: ${where}`;
+    if (typeof ofrep.errorDetails !== 'string' || ofrep.errorDetails === '')
+      return `no errorDetails: ${where}`;
     return null;
   }
   const error = (parsed as { error?: { code?: string; message?: string; field?: string } }).error;

@@ -2,32 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { readFlagDefinitions } from './definitions.js';
-import { createFlagsRepository } from './repository.js';
+import { readVectorFiles, serveEppoFlags } from './eppo-vectors-support.js';
 import { fetchAssignments } from './test-support.js';
 
 /**
- * Eppo's published evaluation vectors (testdata/eppo-ufc, see its README.md for their origin),
- * run through the real wire path: the provider's stringified attributes →
- * POST /flags/precompute-assignments → the value the provider would return (the assignment, or
- * the default when the flag is absent).
+ * Eppo's published evaluation vectors (eppo-vectors-support.ts), run through the real wire
+ * path: the provider's stringified attributes → POST /flags/precompute-assignments → the value
+ * the provider would return (the assignment, or the default when the flag is absent).
  */
-const VECTORS_DIR = fileURLToPath(new URL('./testdata/eppo-ufc', import.meta.url));
-
-interface VectorFile {
-  flag: string;
-  variationType: string;
-  defaultValue: unknown;
-  subjects: {
-    subjectKey: string;
-    subjectAttributes: Record<string, unknown>;
-    assignment: unknown;
-  }[];
-}
 
 interface Mismatch {
   file: string;
@@ -36,46 +21,6 @@ interface Mismatch {
   expected: unknown;
   got: unknown;
   defaultValue: unknown;
-}
-
-type Json = Record<string, unknown>;
-
-const VERSION_LIKE = /^\d+\.\d+\.\d+/;
-
-/**
- * The three dialect differences testdata/eppo-ufc/README.md lists, bridged here and nowhere
- * in the product: totalShards moves onto every shard, JSON variations become objects, and
- * version comparisons become SEMVER_* operators.
- */
-function bridgeEppoToDatadogDialect(eppo: Json): Json {
-  const flags = eppo.flags as Record<string, Json>;
-  for (const flag of Object.values(flags)) {
-    const totalShards = flag.totalShards;
-    delete flag.totalShards;
-    if (flag.variationType === 'JSON') {
-      for (const variation of Object.values(flag.variations as Record<string, Json>)) {
-        variation.value = JSON.parse(variation.value as string);
-      }
-    }
-    for (const allocation of flag.allocations as Json[]) {
-      for (const split of allocation.splits as Json[]) {
-        for (const shard of split.shards as Json[]) shard.totalShards = totalShards;
-      }
-      for (const rule of (allocation.rules as Json[] | undefined) ?? []) {
-        for (const condition of rule.conditions as Json[]) {
-          const comparison = ['GT', 'GTE', 'LT', 'LTE'].includes(condition.operator as string);
-          if (
-            comparison &&
-            typeof condition.value === 'string' &&
-            VERSION_LIKE.test(condition.value)
-          ) {
-            condition.operator = `SEMVER_${condition.operator as string}`;
-          }
-        }
-      }
-    }
-  }
-  return eppo;
 }
 
 interface KnownDeviation {
@@ -107,15 +52,8 @@ let tempDir: string;
 
 beforeAll(async () => {
   tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-eppo-'));
-  const eppo = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, 'flags-v1.json'), 'utf8')) as Json;
-  const bridged = path.join(tempDir, 'flags-v1.datadog.json');
-  fs.writeFileSync(bridged, JSON.stringify(bridgeEppoToDatadogDialect(eppo)));
-
   testDb = await createTestDatabase();
-  // The loader FLAGS_PATH uses at start-up, on the bridged file.
-  await createFlagsRepository(testDb.database.db).syncDefinitions(
-    await readFlagDefinitions(bridged),
-  );
+  await serveEppoFlags(testDb.database.db, tempDir);
   app = await buildApp({ database: testDb.database });
 });
 
@@ -127,18 +65,12 @@ afterAll(async () => {
 
 describe('Eppo UFC evaluation vectors through POST /flags/precompute-assignments', () => {
   it('assigns what Eppo expects for every subject of every vector file', async () => {
-    const files = fs
-      .readdirSync(path.join(VECTORS_DIR, 'tests'))
-      .filter((name) => name.endsWith('.json'))
-      .sort();
+    const files = readVectorFiles();
     expect(files.length).toBe(24);
 
     let total = 0;
     const mismatches: Mismatch[] = [];
-    for (const file of files) {
-      const vector = JSON.parse(
-        fs.readFileSync(path.join(VECTORS_DIR, 'tests', file), 'utf8'),
-      ) as VectorFile;
+    for (const { file, vector } of files) {
       for (const subject of vector.subjects) {
         total += 1;
         const answer = await fetchAssignments(app, {

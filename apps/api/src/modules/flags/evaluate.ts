@@ -1,6 +1,6 @@
-import { evaluateFlag, type EvaluationLogger } from './flagging-core.js';
+import type { EvaluationLogger } from './flagging-core.js';
+import { assignFlag } from './precompute.js';
 import type { FlagsRepository } from './repository.js';
-import { valueMatchesType } from './ufc.js';
 
 /** Who a flag is evaluated for: the targeting key ('' for none) and typed attributes. */
 export interface FlagSubject {
@@ -35,15 +35,8 @@ export function createFlagEvaluator(
     const stored = await flags.findServedFlag(key);
     if (!stored?.flag.enabled) return undefined;
     const resolved = typeof subject === 'function' ? await subject() : subject;
-    let resolution;
-    try {
-      // As precompute: rules may target the key as `id`; no key, no assignment from shards.
-      resolution = evaluateFlag(stored.flag, resolved, silent, now());
-    } catch {
-      return undefined;
-    }
-    if (!resolution?.variant) return undefined;
-    if (!valueMatchesType(resolution.value, stored.flag.variationType)) return undefined;
-    return resolution.value;
+    // As precompute: rules may target the key as `id`; no key, no assignment from shards.
+    const outcome = assignFlag(stored.flag, resolved, silent, now());
+    return outcome.status === 'assigned' ? outcome.assignment.variationValue : undefined;
   };
 }

@@ -77,9 +77,10 @@ export function presentTargetingKey(targetingKey: string | undefined): string | 
 }
 
 /**
- * Evaluates one flag for one subject. A result without `variant` means "no assignment"
- * (flag disabled, invalid, no allocation matched, or a targeting key needed and missing): the
- * caller gets `undefined` back then.
+ * Evaluates one flag for one subject. A result without `variant` means "no assignment": its
+ * `reason` says why as flagging-core does (DISABLED, or DEFAULT for an invalid flag or no
+ * allocation matched), and `errorCode` is TARGETING_KEY_MISSING when a targeting key was needed
+ * and missing. Its `value` is then null (no default is passed in: callers choose their own).
  *
  * Without a targeting key the flag is evaluated as flagging-core's own `evaluate` does
  * (evaluation/evaluation.js, evaluateRulesBasedConfiguration): rules see no `id` attribute, and
@@ -100,7 +101,7 @@ export function evaluateFlag(
   subject: EvaluationSubject,
   logger: EvaluationLogger,
   nowMs: number,
-): FlagResolution | undefined {
+): FlagResolution {
   const subjectKey = presentTargetingKey(subject.targetingKey);
   // As evaluateRulesBasedConfiguration: rules may target the key as `id`, when there is one.
   const attributes =
@@ -125,13 +126,13 @@ export function evaluateFlag(
       logger.debug('no assignment: a split with shards needs a targeting key', {
         flagKey: flag.key,
       });
-      return undefined;
+      return { value: null, reason: 'ERROR', errorCode: 'TARGETING_KEY_MISSING' };
     }
-    if (result.variant === undefined) return undefined;
+    if (result.variant === undefined) return result;
     if (result.variant === missing) {
       // Continue after the allocation that chose the missing variation (allocation keys are unique).
       const index = allocations.findIndex((a) => a.key === result.flagMetadata?.allocationKey);
-      if (index < 0) return undefined;
+      if (index < 0) return NO_ALLOCATION_MATCHED;
       allocations = allocations.slice(index + 1);
       continue;
     }
@@ -140,6 +141,9 @@ export function evaluateFlag(
       : result;
   }
 }
+
+/** What flagging-core answers when no allocation matched (evaluateForSubject.js). */
+const NO_ALLOCATION_MATCHED: FlagResolution = Object.freeze({ value: null, reason: 'DEFAULT' });
 
 const PLACEHOLDER_VALUES: Record<VariationType, unknown> = {
   BOOLEAN: false,

@@ -145,7 +145,7 @@ function sendJsonApiError(
 }
 
 /** flagging-core logs `debug(message, context)`; pino wants `(context, message)`. */
-function evaluationLogger(log: FastifyBaseLogger): EvaluationLogger {
+export function evaluationLogger(log: FastifyBaseLogger): EvaluationLogger {
   const forward =
     (level: 'error' | 'warn' | 'info' | 'debug') => (message: unknown, context?: unknown) => {
       log[level](typeof context === 'object' && context !== null ? context : {}, String(message));

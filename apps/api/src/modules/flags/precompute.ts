@@ -28,39 +28,53 @@ export interface PrecomputeResult {
 }
 
 /**
- * Evaluates every flag for one subject. Flags without an assignment (disabled, no allocation
- * matched) are left out, so the provider answers FLAG_NOT_FOUND and the caller's default.
- * A value that contradicts its flag's type (an INTEGER flag serving 3.14) is left out too:
- * the provider would otherwise hand a typed caller a value of the wrong type.
- * Without a targeting key, flags whose assignment needs one (a split with shards) are left out
- * as well: flagging-core answers TARGETING_KEY_MISSING for them (see evaluateFlag).
+ * One flag for one subject, as both protocols answer it (precompute-assignments here, OFREP in
+ * ofrep.ts: one evaluator behind two protocols, docs/decisions/016-ofrep.md).
+ * - `assigned`: the subject gets a variation of the flag's type.
+ * - `unassigned`: no assignment (flag disabled, or no allocation matched); `reason` is
+ *   flagging-core's (DISABLED or DEFAULT). The caller's default applies.
+ * - `targeting-key-missing`: the assignment needs a targeting key and the subject has none (a
+ *   split with shards; see evaluateFlag). The caller's default applies.
+ * - `dropped`: a value that contradicts its flag's type (an INTEGER flag serving 3.14), or an
+ *   evaluation that threw: worth logging, and the caller's default applies.
  */
-export function precomputeAssignments(
-  flags: readonly UfcFlag[],
+export type FlagAssignment =
+  | { status: 'assigned'; assignment: PrecomputedFlag }
+  | { status: 'unassigned'; reason: string }
+  | { status: 'targeting-key-missing' }
+  | { status: 'dropped'; dropped: DroppedFlag };
+
+export function assignFlag(
+  flag: UfcFlag,
   subject: PrecomputeSubject,
   logger: EvaluationLogger,
   nowMs: number,
-): PrecomputeResult {
-  const result: PrecomputeResult = { flags: {}, dropped: [] };
-  for (const flag of flags) {
-    let resolution;
-    try {
-      resolution = evaluateFlag(flag, subject, logger, nowMs);
-    } catch (err) {
-      result.dropped.push({ flagKey: flag.key, reason: 'EVALUATION_ERROR', detail: String(err) });
-      continue;
-    }
-    if (!resolution?.variant) continue;
-    if (!valueMatchesType(resolution.value, flag.variationType)) {
-      result.dropped.push({
+): FlagAssignment {
+  let resolution;
+  try {
+    resolution = evaluateFlag(flag, subject, logger, nowMs);
+  } catch (err) {
+    return {
+      status: 'dropped',
+      dropped: { flagKey: flag.key, reason: 'EVALUATION_ERROR', detail: String(err) },
+    };
+  }
+  if (resolution.errorCode === 'TARGETING_KEY_MISSING') return { status: 'targeting-key-missing' };
+  if (!resolution.variant) return { status: 'unassigned', reason: resolution.reason ?? 'DEFAULT' };
+  if (!valueMatchesType(resolution.value, flag.variationType)) {
+    return {
+      status: 'dropped',
+      dropped: {
         flagKey: flag.key,
         reason: 'TYPE_MISMATCH',
         detail: `variation "${resolution.variant}" is not a ${flag.variationType}`,
-      });
-      continue;
-    }
-    const allocationKey = resolution.flagMetadata?.allocationKey ?? '';
-    result.flags[flag.key] = {
+      },
+    };
+  }
+  const allocationKey = resolution.flagMetadata?.allocationKey ?? '';
+  return {
+    status: 'assigned',
+    assignment: {
       allocationKey,
       variationKey: resolution.variant,
       variationType: flag.variationType,
@@ -73,7 +87,28 @@ export function precomputeAssignments(
         resolution.variant,
         resolution.flagMetadata?.__dd_split_serial_id,
       ),
-    };
+    },
+  };
+}
+
+/**
+ * Evaluates every flag for one subject (assignFlag). Flags without an assignment (disabled, no
+ * allocation matched) are left out, so the provider answers FLAG_NOT_FOUND and the caller's
+ * default. A value that contradicts its flag's type is left out too: the provider would
+ * otherwise hand a typed caller a value of the wrong type. Without a targeting key, flags whose
+ * assignment needs one (a split with shards) are left out as well.
+ */
+export function precomputeAssignments(
+  flags: readonly UfcFlag[],
+  subject: PrecomputeSubject,
+  logger: EvaluationLogger,
+  nowMs: number,
+): PrecomputeResult {
+  const result: PrecomputeResult = { flags: {}, dropped: [] };
+  for (const flag of flags) {
+    const outcome = assignFlag(flag, subject, logger, nowMs);
+    if (outcome.status === 'assigned') result.flags[flag.key] = outcome.assignment;
+    else if (outcome.status === 'dropped') result.dropped.push(outcome.dropped);
   }
   return result;
 }
