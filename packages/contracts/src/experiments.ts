@@ -83,14 +83,11 @@ export const INSTANT_PAY_CONTROL = 'a';
 // Experiment results (GET /experiments, GET /experiments/:flagKey): counts per variant with
 // honest statistics (docs/decisions/017-experiment-statistics.md).
 
-/** Every interval of the results is a 95 % interval. */
-export const EXPERIMENT_CONFIDENCE = 0.95;
-
-/** The sample-ratio-mismatch check warns when its chi-square p-value is below this. */
-export const SRM_P_THRESHOLD = 0.001;
-
-/** Most points of a variant's cumulative-conversion series. */
-export const EXPERIMENT_SERIES_MAX_POINTS = 100;
+export {
+  EXPERIMENT_CONFIDENCE,
+  EXPERIMENT_SERIES_MAX_POINTS,
+  SRM_P_THRESHOLD,
+} from './experiment-constants.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

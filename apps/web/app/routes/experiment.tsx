@@ -1,10 +1,8 @@
 import { data, Link } from 'react-router';
 import type { Route } from './+types/experiment';
-import {
-  SRM_P_THRESHOLD,
-  type ExperimentReport,
-  type SampleRatioCheck,
-} from '@showroom/contracts/experiments';
+import type { ExperimentReport, SampleRatioCheck } from '@showroom/contracts/experiments';
+// Constants only: the schema module would grow the shop's shared typebox chunk.
+import { SRM_P_THRESHOLD } from '@showroom/contracts/experiment-constants';
 import { ApiResponseError, apiGet } from '../lib/api.server';
 import {
   formatCents,
