@@ -45,6 +45,9 @@ import { ofrepRoutes } from './modules/flags/ofrep-routes.js';
 import { precomputeRoutes } from './modules/flags/precompute-routes.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
 import { flagsRoutes, type FlagsOptions } from './modules/flags/routes.js';
+import { createExperimentsRepository } from './modules/experiments/repository.js';
+import { createExperimentResults } from './modules/experiments/results.js';
+import { experimentsRoutes } from './modules/experiments/routes.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { intakeRoutes } from './modules/intake/routes.js';
 import { createMonitoringQueries } from './modules/monitoring/queries.js';
@@ -280,6 +283,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitPerMinute: options.ofrep?.rateLimitPerMinute ?? OFREP_RATE_LIMIT_PER_MINUTE,
   });
   await app.register(flagsRoutes, { flags, intake });
+  // Tracking events and experiment results (docs/decisions/017-experiment-statistics.md).
+  const experiments = createExperimentsRepository(database.db);
+  await app.register(experimentsRoutes, {
+    experiments,
+    results: createExperimentResults({ flags, experiments, now }),
+    now,
+  });
   const monitoring = createMonitoringStore(database.db);
   await app.register(intakeRoutes, { intake, monitoring, now });
   await app.register(monitoringRoutes, { queries: createMonitoringQueries(database.db, now) });

@@ -38,6 +38,8 @@ export default [
       route('video-quality-monitoring-demo', 'routes/video-quality-monitoring-demo.tsx'),
       route('inspector', 'routes/inspector.tsx'),
       route('inspector/sessions/:sessionId', 'routes/inspector-session.tsx'),
+      route('experiments', 'routes/experiments.tsx'),
+      route('experiments/:flagKey', 'routes/experiment.tsx'),
       route('*', 'routes/not-found.tsx'),
     ]),
   ]),

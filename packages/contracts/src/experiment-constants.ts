@@ -46,3 +46,12 @@ export const INSTANT_PAY_SPLIT: Readonly<Record<string, number>> = {
 
 /** instant_pay's control variant (the shop as it was before the experiment). */
 export const INSTANT_PAY_CONTROL = 'a';
+
+/** Every interval of the results is a 95 % interval. */
+export const EXPERIMENT_CONFIDENCE = 0.95;
+
+/** The sample-ratio-mismatch check warns when its chi-square p-value is below this. */
+export const SRM_P_THRESHOLD = 0.001;
+
+/** Most points of a variant's cumulative-conversion series. */
+export const EXPERIMENT_SERIES_MAX_POINTS = 100;

@@ -369,6 +369,7 @@ export interface Database {
   change_markers: ChangeMarkerTable;
   rate_limits: RateLimitTable;
   traffic_control: TrafficControlTable;
+  tracking_events: TrackingEventTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -410,4 +411,18 @@ export interface TrafficControlTable {
   control: string;
   updated_at: EpochMillisColumn;
   updated_by: string;
+}
+
+/** What the shop reported through OpenFeature `track()` (migration 010-experiments). */
+export interface TrackingEventTable {
+  id: Generated<number>;
+  targeting_key: string;
+  name: string;
+  /** Integer cents (`value`), or null. */
+  value_cents: ColumnType<number | string | null, number | null, number | null>;
+  currency: string | null;
+  /** JSON object of flat details, or null. */
+  details: string | null;
+  timestamp: EpochMillisColumn;
+  received_at: EpochMillisColumn;
 }

@@ -24,6 +24,9 @@ export const OPERATOR_ROUTES: readonly string[] = [
   'GET /monitoring/sessions',
   'GET /monitoring/sessions/:sessionId',
   'GET /monitoring/stats',
+  // Experiment results read the inspector's data (docs/decisions/017-experiment-statistics.md).
+  'GET /experiments',
+  'GET /experiments/:flagKey',
   'GET /markers',
   'POST /markers/builds',
   'GET /outbox',

@@ -1,4 +1,4 @@
-import { useActionData, useNavigation } from 'react-router';
+import { Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/flags';
 import { FlagCard } from '../components/flags/flag-card';
 import { apiGet, apiSend } from '../lib/api.server';
@@ -82,7 +82,8 @@ export default function FlagsPage({ loaderData }: Route.ComponentProps) {
             Environment <strong>{list.environment}</strong> · configuration{' '}
             <time dateTime={new Date(list.createdAt).toISOString()} data-testid="flags-created-at">
               {new Date(list.createdAt).toISOString()}
-            </time>
+            </time>{' '}
+            · <Link to="/experiments">experiment results</Link>
           </p>
         </div>
       </header>

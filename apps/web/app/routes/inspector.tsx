@@ -89,6 +89,14 @@ export default function InspectorPage({ loaderData }: Route.ComponentProps) {
           updated {formatTime(updatedAt)} UTC
           {stale ? ' (the api did not answer the last refresh)' : ''}
         </p>
+        <p>
+          <Link to="/experiments" data-testid="experiments-link">
+            Experiment results
+          </Link>{' '}
+          <span className="muted">
+            — conversion and revenue per variant, lift with 95 % intervals, sample-ratio check
+          </span>
+        </p>
       </header>
 
       <div className="inspector__charts">

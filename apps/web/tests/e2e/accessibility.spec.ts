@@ -48,6 +48,8 @@ const PAGES: {
   { path: '/demo' },
   { path: '/flags' },
   { path: '/inspector' },
+  { path: '/experiments' },
+  { path: '/experiments/instant_pay' },
   { path: '/scenarios', startup: false },
   { path: '/video-quality-monitoring-demo' },
   { path: '/no-such-page', status: 404, startup: false },

@@ -52,7 +52,8 @@ type Counted =
   | 'rum_session_flags'
   | 'intake_events'
   | 'flag_exposures'
-  | 'flag_evaluations';
+  | 'flag_evaluations'
+  | 'tracking_events';
 const COUNTED: Counted[] = [
   'sessions',
   'cart_lines',
@@ -71,6 +72,7 @@ const COUNTED: Counted[] = [
   'intake_events',
   'flag_exposures',
   'flag_evaluations',
+  'tracking_events',
 ];
 
 async function insertMany<T extends keyof Database>(
@@ -107,6 +109,7 @@ async function writeDay(db: Kysely<Database>, day: number): Promise<number> {
   const intake: Insertable<Database['intake_events']>[] = [];
   const exposures: Insertable<Database['flag_exposures']>[] = [];
   const evaluations: Insertable<Database['flag_evaluations']>[] = [];
+  const tracking: Insertable<Database['tracking_events']>[] = [];
 
   for (let i = 0; i < SESSIONS_PER_DAY; i++) {
     const ms = at(i, SESSIONS_PER_DAY);
@@ -302,6 +305,15 @@ async function writeDay(db: Kysely<Database>, day: number): Promise<number> {
         received_at: ms,
       });
     }
+    tracking.push({
+      targeting_key: id,
+      name: 'purchase',
+      value_cents: 1_000,
+      currency: 'EUR',
+      details: null,
+      timestamp: ms,
+      received_at: ms,
+    });
     for (let e = 0; e < EVALUATIONS; e++) {
       evaluations.push({
         flag_key: `flag_${e}`,
@@ -367,6 +379,7 @@ async function writeDay(db: Kysely<Database>, day: number): Promise<number> {
   await insertMany(db, 'intake_events', intake);
   await insertMany(db, 'flag_exposures', exposures);
   await insertMany(db, 'flag_evaluations', evaluations);
+  await insertMany(db, 'tracking_events', tracking);
   return [
     sessions,
     [owner],
@@ -385,6 +398,7 @@ async function writeDay(db: Kysely<Database>, day: number): Promise<number> {
     intake,
     exposures,
     evaluations,
+    tracking,
   ].reduce((total, rows) => total + rows.length, 0);
 }
 
@@ -437,6 +451,7 @@ function expectedAfterPurge(last: number): Counts {
     intake_events: monitoringDays * SESSIONS_PER_DAY * INTAKE_EVENTS,
     flag_exposures: monitoringDays * SESSIONS_PER_DAY * EXPOSURES,
     flag_evaluations: monitoringDays * SESSIONS_PER_DAY * EVALUATIONS,
+    tracking_events: monitoringDays * SESSIONS_PER_DAY,
   };
 }
 
@@ -553,7 +568,8 @@ describe('retention purge', () => {
         after.rum_session_flags +
         after.intake_events +
         after.flag_exposures +
-        after.flag_evaluations;
+        after.flag_evaluations +
+        after.tracking_events;
       aging.push(agingRows);
       kept.push(sum(after) - agingRows);
     }
@@ -568,7 +584,7 @@ describe('retention purge', () => {
     expect(new Set(aging).size).toBe(1);
     const perDayRum =
       SESSIONS_PER_DAY *
-      (1 + RUM_VIEWS + RUM_EVENTS + RUM_FLAGS + INTAKE_EVENTS + EXPOSURES + EVALUATIONS);
+      (1 + RUM_VIEWS + RUM_EVENTS + RUM_FLAGS + INTAKE_EVENTS + EXPOSURES + EVALUATIONS + 1);
     expect(aging[0]).toBeLessThanOrEqual(
       SETTINGS.monitoringDays * perDayRum + SETTINGS.sessionsDays * SESSIONS_PER_DAY * 1.2,
     );

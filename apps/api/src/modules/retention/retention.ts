@@ -13,7 +13,10 @@ export interface RetentionSettings {
   idempotencyHours: number;
   /** Mail kept in the database outbox (`/outbox`). */
   outboxDays: number;
-  /** RUM sessions, views and events, other intake events, flag exposures and evaluations. */
+  /**
+   * RUM sessions, views and events, other intake events, flag exposures and evaluations, and
+   * tracking events (so experiment results cover this window: docs/decisions/017).
+   */
   monitoringDays: number;
   /** Rows per DELETE statement. */
   batchSize: number;
@@ -46,6 +49,7 @@ export const PURGE_TARGETS = [
   'intake_events',
   'flag_exposures',
   'flag_evaluations',
+  'tracking_events',
 ] as const;
 export type PurgeTarget = (typeof PURGE_TARGETS)[number];
 
@@ -190,6 +194,15 @@ export function createRetention(
       name: 'flag_evaluations',
       deleteBatch: batchDelete(
         'flag_evaluations',
+        ['id'],
+        () => sql`received_at < ${monitoringBefore()}`,
+      ),
+    },
+    {
+      // Aged with the exposures they are joined to (docs/decisions/017-experiment-statistics.md).
+      name: 'tracking_events',
+      deleteBatch: batchDelete(
+        'tracking_events',
         ['id'],
         () => sql`received_at < ${monitoringBefore()}`,
       ),
