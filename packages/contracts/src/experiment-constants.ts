@@ -38,10 +38,12 @@ export const INSTANT_PAY_B_BELOW = 0.33;
 export const INSTANT_PAY_C_ABOVE = 0.66;
 
 /** R-4.7's split as shares of subjects per variant. */
+// Rounded, so the shares read as written (0.34, not 0.33999999999999997).
+const share = (value: number) => Math.round(value * 1e6) / 1e6;
 export const INSTANT_PAY_SPLIT: Readonly<Record<string, number>> = {
-  a: INSTANT_PAY_C_ABOVE - INSTANT_PAY_B_BELOW,
-  b: INSTANT_PAY_B_BELOW,
-  c: 1 - INSTANT_PAY_C_ABOVE,
+  a: share(INSTANT_PAY_C_ABOVE - INSTANT_PAY_B_BELOW),
+  b: share(INSTANT_PAY_B_BELOW),
+  c: share(1 - INSTANT_PAY_C_ABOVE),
 };
 
 /** instant_pay's control variant (the shop as it was before the experiment). */
