@@ -23,7 +23,7 @@ import {
   type SecondServer,
 } from './monitoring-helpers';
 import { CARDS, confirmedOrderId, fillAddress, fillCard, startupDone } from './shop-helpers';
-import { shopperLists, type Shopper } from './shoppers';
+import { shopperLists, storeShopperIdentity, type Shopper } from './shoppers';
 
 // Fault flags (docs/decisions/010-fault-flags.md): a presenter aims a failure at a shopper from
 // the flag service; the api acts on it for that shopper's requests and the browser's monitoring
@@ -137,15 +137,7 @@ async function clearFault(key: FaultFlagKey): Promise<void> {
  */
 async function shopAs(page: Page, shopper: Shopper): Promise<void> {
   await drawWithoutAnonymity(page);
-  await page.addInitScript((s) => {
-    if (location.protocol === 'about:' || localStorage.getItem('user_id')) return;
-    localStorage.setItem('user_id', s.id);
-    localStorage.setItem('user_name', s.name.toLowerCase().replace(' ', '.'));
-    localStorage.setItem('user_email', s.email);
-    localStorage.setItem('user_team', s.team);
-    localStorage.setItem('user_use_discount', String(s.useDiscount));
-    localStorage.setItem('user_use_new_checkout_flow', String(s.useNewCheckoutFlow));
-  }, shopper);
+  await storeShopperIdentity(page, shopper);
   const bound = await page.request.put(`${web.url}/api/session/shopper`, {
     data: { shopperId: shopper.id },
   });
