@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { TRACKING_BATCH_MAX, TRACKING_EVENT_NAME_PATTERN } from './experiment-constants.js';
 
 /**
- * Tracking events and experiments (docs/requirements.md "Experiments"): what the shop reports
+ * Tracking events and experiments (docs/architecture.md "Feature flags"): what the shop reports
  * through OpenFeature `track()` (specification section 6) and what the flag service stores with
  * the subject's targeting key, so experiment results can count conversions and revenue per
  * variant. OFREP defines no tracking route; this one is ours. The constants (route, event names,

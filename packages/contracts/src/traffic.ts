@@ -118,7 +118,7 @@ export const TrafficThinkTimeSchema = Type.Object(
 
 /** The whole profile (for documentation and editors; the reader checks each entry on its own). */
 /**
- * A designed effect (docs/architecture.md "Experiments"): sessions shown `variant` of `flag`
+ * A designed effect (docs/architecture.md "Feature flags"): sessions shown `variant` of `flag`
  * convert `conversionMultiplier` times as often as the profile's funnel otherwise lets them, so
  * a presenter can show the experiment results find it. `instant_pay` is drawn by its own split
  * (R-4.7); any other flag is evaluated through the flag service's OFREP route.

@@ -88,7 +88,7 @@ export async function startFeatureFlags(result: StartupResult): Promise<void> {
  * Where exposures and tracking events go (flag-reporting.ts; nothing in a webview, R-1.1), and
  * this load's instant_pay draw as an exposure: it is the shop's own experiment, not a flag the
  * provider evaluates, and experiment results count it like one (docs/architecture.md
- * "Experiments").
+ * "Feature flags").
  */
 function startFlagReporting(result: StartupResult, reporting: boolean): void {
   configureFlagReporting({

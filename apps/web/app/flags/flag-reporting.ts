@@ -1,5 +1,5 @@
 // What the shop reports to the flag service about its flags besides evaluating them
-// (docs/architecture.md "Experiments"): exposures the Datadog provider does not send (the OFREP
+// (docs/architecture.md "Feature flags"): exposures the Datadog provider does not send (the OFREP
 // provider's evaluations, the client-side instant_pay experiment) and the OpenFeature tracking
 // events its providers' `track` sends. Part of the flag provider chunk; pages call
 // flag-tracking.ts, which queues until this chunk connects.

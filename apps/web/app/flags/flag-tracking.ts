@@ -1,5 +1,5 @@
 // OpenFeature `track()` for the shop's steps, callable from any page at once (docs/architecture.md
-// "Experiments"): calls made before the flag provider chunk has connected the client wait here.
+// "Feature flags"): calls made before the flag provider chunk has connected the client wait here.
 // Part of the page bundle, so it stays tiny.
 import type { TrackingEventDetails } from '@openfeature/web-sdk';
 import type { TrackingEventName } from '@showroom/contracts/experiment-constants';

@@ -39,7 +39,7 @@ export function amountContext(cents: number, currency: string): MonitoringContex
 
 /**
  * The shop's steps that are also OpenFeature tracking events (docs/architecture.md
- * "Experiments"): one call records both, so monitoring's actions and the flag service's
+ * "Feature flags"): one call records both, so monitoring's actions and the flag service's
  * conversions never disagree about what happened.
  */
 const FLAG_TRACKING: Partial<Record<MonitoringActionName, TrackingEventName>> = {

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
 /**
- * Tracking events (docs/requirements.md "Experiments", contracts/experiments.ts): what the shop
+ * Tracking events (docs/architecture.md "Feature flags", contracts/experiments.ts): what the shop
  * reports through OpenFeature `track()`, kept with the subject's targeting key so experiment
  * results can join them to exposures (docs/decisions/017-experiment-statistics.md). Epoch-ms
  * columns are `bigint` on both dialects, as in migration 002.
