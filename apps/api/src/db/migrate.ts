@@ -8,6 +8,7 @@ import * as search from './migrations/006-search.js';
 import * as scenarios from './migrations/007-scenarios.js';
 import * as retention from './migrations/008-retention.js';
 import * as sharedState from './migrations/009-shared-state.js';
+import * as guards from './migrations/012-guards.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '007-scenarios': scenarios,
   '008-retention': retention,
   '009-shared-state': sharedState,
+  // 010 and 011 are numbers other branches took; Kysely runs migrations in name order.
+  '012-guards': guards,
 };
 
 const provider: MigrationProvider = {

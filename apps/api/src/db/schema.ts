@@ -369,6 +369,7 @@ export interface Database {
   change_markers: ChangeMarkerTable;
   rate_limits: RateLimitTable;
   traffic_control: TrafficControlTable;
+  flag_guards: FlagGuardTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -410,4 +411,20 @@ export interface TrafficControlTable {
   control: string;
   updated_at: EpochMillisColumn;
   updated_by: string;
+}
+
+/** A flag's guarded rollout (migration 012-guards): definition JSON and the checker's state. */
+export interface FlagGuardTable {
+  flag_key: string;
+  definition: string;
+  status: string;
+  step_index: number;
+  step_started_at: EpochMillisColumn;
+  percentage: number | null;
+  last_check: string | null;
+  last_check_at: ColumnType<number | string | null, number | null, number | null>;
+  tripped_at: ColumnType<number | string | null, number | null, number | null>;
+  version: number;
+  created_at: EpochMillisColumn;
+  created_by: string;
 }
