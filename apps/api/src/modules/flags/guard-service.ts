@@ -198,10 +198,11 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
       case 'trip': {
         const status: GuardStatus = definition.action === 'rollback' ? 'rolled-back' : 'held';
         const percentage = definition.action === 'rollback' ? 0 : allocationPercentage();
+        // 'tripped' until the action is done: a replica that dies in between leaves it visible.
         if (
           !(await claim(definition.flag, row.version, {
             ...base,
-            status,
+            status: 'tripped',
             tripped_at: at,
             percentage,
           }))
@@ -216,6 +217,8 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
         } else {
           await marker(definition.flag, 'held', at, before, { percentage, ...numbers });
         }
+        // This replica holds the guard (version + 1); a guard replaced meanwhile stays replaced.
+        await claim(definition.flag, row.version + 1, { status });
         return outcome(true);
       }
       case 'advance': {
