@@ -48,6 +48,12 @@ import { flagsRoutes, type FlagsOptions } from './modules/flags/routes.js';
 import { createExperimentsRepository } from './modules/experiments/repository.js';
 import { createExperimentResults } from './modules/experiments/results.js';
 import { experimentsRoutes } from './modules/experiments/routes.js';
+import { guardRoutes } from './modules/flags/guard-routes.js';
+import {
+  createGuardService,
+  startGuardChecker,
+  type GuardService,
+} from './modules/flags/guard-service.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { intakeRoutes } from './modules/intake/routes.js';
 import { createMonitoringQueries } from './modules/monitoring/queries.js';
@@ -132,6 +138,19 @@ export interface AppOptions {
    * then every `intervalMs`. Default: off (tests purge by hand); server.ts passes the config.
    */
   retention?: { settings: RetentionSettings; intervalMs: number; now?: () => number };
+  /**
+   * Guarded rollouts (docs/decisions/019-guarded-rollouts.md): the checker looks for due guards
+   * every `intervalMs` once the app is ready. Default: off (tests call `app.guards.checkDue()`
+   * with the flags clock); server.ts passes GUARD_CHECK_INTERVAL_MS.
+   */
+  guards?: { intervalMs: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The guarded-rollout service: tests and tools run a check with `checkDue()`. */
+    guards: GuardService;
+  }
 }
 
 /**
@@ -312,6 +331,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       now,
     }),
   });
+
+  const guards = createGuardService({
+    db: database.db,
+    flags,
+    addMarker: (marker) => scenarioRepository.addMarker(marker),
+    now,
+  });
+  app.decorate('guards', guards);
+  await app.register(guardRoutes, { guards });
+  if (options.guards) {
+    const { intervalMs } = options.guards;
+    let checker: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      checker = startGuardChecker(guards, intervalMs, app.log);
+    });
+    app.addHook('onClose', async () => checker?.stop());
+  }
 
   if (options.retention) {
     const { settings, intervalMs, now: retentionNow } = options.retention;

@@ -70,7 +70,14 @@ export interface ApiConfig {
   retention: RetentionSettings;
   /** RETENTION_INTERVAL_MINUTES: how often the purge runs (and once at start); 0 turns it off. */
   retentionIntervalMinutes: number;
+  /**
+   * GUARD_CHECK_INTERVAL_MS: how often the api looks for guarded rollouts due a check (each
+   * guard's own checkEveryMs decides when it is due); 0 turns the checker off.
+   */
+  guardCheckIntervalMs: number;
 }
+
+export const DEFAULT_GUARD_CHECK_INTERVAL_MS = 1_000;
 
 /**
  * SESSION_SECRET signs session cookies. This default is for development and tests only:
@@ -218,6 +225,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       OFREP_RATE_LIMIT_PER_MINUTE,
     ),
     retention: parseRetention(env),
+    guardCheckIntervalMs:
+      env.GUARD_CHECK_INTERVAL_MS === '0'
+        ? 0
+        : parsePositiveInteger(
+            'GUARD_CHECK_INTERVAL_MS',
+            env.GUARD_CHECK_INTERVAL_MS,
+            DEFAULT_GUARD_CHECK_INTERVAL_MS,
+          ),
     retentionIntervalMinutes:
       env.RETENTION_INTERVAL_MINUTES === '0'
         ? 0

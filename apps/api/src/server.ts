@@ -58,6 +58,9 @@ async function main(): Promise<void> {
           },
         }
       : {}),
+    ...(config.guardCheckIntervalMs > 0
+      ? { guards: { intervalMs: config.guardCheckIntervalMs } }
+      : {}),
     // Mail goes through SMTP when SMTP_URL is set, else into the database outbox (/outbox).
     ...(config.smtpUrl ? { mailer: createSmtpMailer(config.smtpUrl, config.mailFrom) } : {}),
   });

@@ -5,9 +5,9 @@ import { literalUnion } from './catalog.js';
  * Change markers (docs/decisions/011-scenario-catalogue.md): what changed the shop's behaviour,
  * who changed it and when, shown on the inspector's charts and timelines next to the effect.
  * Flag changes come from the flag audit; scenario starts and stops and new builds are stored
- * as markers of their own.
+ * as markers of their own, and so are a guarded rollout's steps, trips and rollbacks (decision 019).
  */
-export const MARKER_KINDS = ['flag', 'scenario', 'build'] as const;
+export const MARKER_KINDS = ['flag', 'scenario', 'build', 'guard'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export const ChangeMarkerSchema = Type.Object({
@@ -16,7 +16,8 @@ export const ChangeMarkerSchema = Type.Object({
   /** The flag key, the scenario id or the build id. */
   subject: Type.String(),
   action: Type.String({
-    description: 'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy',
+    description:
+      'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy; guard: step, tripped, rolled-back, held, completed',
   }),
   operator: Type.String({ description: 'Who made the change' }),
   at: Type.Integer({ description: 'Epoch ms' }),

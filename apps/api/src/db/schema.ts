@@ -370,6 +370,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   traffic_control: TrafficControlTable;
   tracking_events: TrackingEventTable;
+  flag_guards: FlagGuardTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -425,4 +426,20 @@ export interface TrackingEventTable {
   details: string | null;
   timestamp: EpochMillisColumn;
   received_at: EpochMillisColumn;
+}
+
+/** A flag's guarded rollout (migration 012-guards): definition JSON and the checker's state. */
+export interface FlagGuardTable {
+  flag_key: string;
+  definition: string;
+  status: string;
+  step_index: number;
+  step_started_at: EpochMillisColumn;
+  percentage: number | null;
+  last_check: string | null;
+  last_check_at: ColumnType<number | string | null, number | null, number | null>;
+  tripped_at: ColumnType<number | string | null, number | null, number | null>;
+  version: number;
+  created_at: EpochMillisColumn;
+  created_by: string;
 }

@@ -21,6 +21,11 @@ export const OPERATOR_ROUTES: readonly string[] = [
   'PATCH /flags/:key',
   'PUT /flags/:key/rollout',
   'PUT /flags/:key/rules',
+  // Guarded rollouts (docs/decisions/019-guarded-rollouts.md).
+  'GET /guards',
+  'GET /guards/:flag',
+  'PUT /flags/:key/guard',
+  'DELETE /flags/:key/guard',
   'GET /monitoring/sessions',
   'GET /monitoring/sessions/:sessionId',
   'GET /monitoring/stats',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeMarker,
   describeShopper,
   formatDuration,
   formatFlags,
@@ -47,5 +48,30 @@ describe('session inspector formatting', () => {
     expect(formatTime(Date.UTC(2026, 0, 15, 9, 5, 7))).toBe('09:05:07');
     expect(plural(1, 'session')).toBe('1 session');
     expect(plural(3, 'session')).toBe('3 sessions');
+  });
+
+  it('describes a guard marker with the numbers that moved it', () => {
+    const marker = {
+      id: 'guard:3',
+      kind: 'guard' as const,
+      subject: 'new_checkout_flow',
+      action: 'tripped',
+      operator: 'guard',
+      at: 0,
+      before: { percentage: 25 },
+      after: {
+        percentage: 0,
+        control: { value: 0, sessions: 8 },
+        treatment: { value: 0.5, sessions: 8 },
+        margin: 0.05,
+      },
+      flags: ['new_checkout_flow'],
+    };
+    expect(describeMarker(marker)).toBe(
+      'guard new_checkout_flow tripped by guard: rollout 0 %, treatment 0.5 (8 sessions) vs control 0 (8 sessions), margin 0.05',
+    );
+    expect(describeMarker({ ...marker, action: 'completed', after: null })).toBe(
+      'guard new_checkout_flow completed by guard: –',
+    );
   });
 });

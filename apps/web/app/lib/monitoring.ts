@@ -81,5 +81,30 @@ export function describeMarker(marker: ChangeMarker): string {
   if (marker.kind === 'build') {
     return marker.before ? `${head} (was ${describeValue(marker.before)})` : head;
   }
+  if (marker.kind === 'guard') return `${head}: ${describeGuardNumbers(marker.after)}`;
   return head;
+}
+
+/**
+ * A guard marker's numbers (docs/decisions/019-guarded-rollouts.md): "rollout 25 %, treatment
+ * 0.5 (8 sessions) vs control 0 (8 sessions), margin 0.05".
+ */
+function describeGuardNumbers(after: unknown): string {
+  if (typeof after !== 'object' || after === null) return '–';
+  const numbers = after as {
+    percentage?: number | null;
+    control?: { value: number | null; sessions: number };
+    treatment?: { value: number | null; sessions: number };
+    margin?: number;
+  };
+  const parts: string[] = [];
+  if (typeof numbers.percentage === 'number') parts.push(`rollout ${numbers.percentage} %`);
+  const variant = (metric: { value: number | null; sessions: number }) =>
+    `${metric.value === null ? '–' : Number(metric.value.toFixed(4))} (${metric.sessions} sessions)`;
+  if (numbers.control && numbers.treatment) {
+    parts.push(
+      `treatment ${variant(numbers.treatment)} vs control ${variant(numbers.control)}, margin ${String(numbers.margin)}`,
+    );
+  }
+  return parts.join(', ') || '–';
 }

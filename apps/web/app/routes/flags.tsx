@@ -3,6 +3,7 @@ import type { Route } from './+types/flags';
 import { FlagCard } from '../components/flags/flag-card';
 import { apiGet, apiSend } from '../lib/api.server';
 import type { AuditEntry, FlagList } from '@showroom/contracts/flags-admin';
+import type { GuardList } from '@showroom/contracts/guards';
 import { parseRuleValue } from '../lib/flags-admin';
 import { pageMeta } from '../lib/page-meta';
 
@@ -14,11 +15,13 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [list, audit] = await Promise.all([
+  const [list, audit, guards] = await Promise.all([
     apiGet<FlagList>('/flags', request),
     apiGet<{ entries: AuditEntry[] }>('/flags/audit?limit=15', request),
+    // Guarded rollouts (docs/decisions/019-guarded-rollouts.md): each flag's guard state.
+    apiGet<GuardList>('/guards', request),
   ]);
-  return { list, audit: audit.entries };
+  return { list, audit: audit.entries, guards: guards.guards };
 }
 
 /** Every change goes through the api, which validates it, audits it and bumps createdAt. */
@@ -72,7 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function FlagsPage({ loaderData }: Route.ComponentProps) {
   const outcome = useActionData<typeof action>();
   const busy = useNavigation().state !== 'idle';
-  const { list, audit } = loaderData;
+  const { list, audit, guards } = loaderData;
   return (
     <section className="flags-page">
       <header className="listing__header">
@@ -94,7 +97,12 @@ export default function FlagsPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       <div className="flags-page__list">
         {list.flags.map((flag) => (
-          <FlagCard key={flag.key} flag={flag} busy={busy} />
+          <FlagCard
+            key={flag.key}
+            flag={flag}
+            busy={busy}
+            guard={guards.find((guard) => guard.flag === flag.key)}
+          />
         ))}
       </div>
       <h2>Recent changes</h2>

@@ -1,10 +1,20 @@
 import { Form } from 'react-router';
 import { TARGETING_ATTRIBUTES } from '@showroom/contracts/flag-subject';
 import type { FlagAllocation, FlagView } from '@showroom/contracts/flags-admin';
+import type { GuardState } from '@showroom/contracts/guards';
 import { RULE_OPERATORS, describeCondition } from '../../lib/flags-admin';
+import { GuardPanel } from './guard-panel';
 
 /** One flag on the operator page: variations with live exposures, allocations and controls. */
-export function FlagCard({ flag, busy }: { flag: FlagView; busy: boolean }) {
+export function FlagCard({
+  flag,
+  busy,
+  guard,
+}: {
+  flag: FlagView;
+  busy: boolean;
+  guard?: GuardState | undefined;
+}) {
   const maxExposures = Math.max(1, ...flag.variations.map((variation) => variation.exposures));
   return (
     <article
@@ -74,6 +84,7 @@ export function FlagCard({ flag, busy }: { flag: FlagView; busy: boolean }) {
           />
         ))}
       </ol>
+      {guard ? <GuardPanel guard={guard} /> : null}
     </article>
   );
 }
