@@ -4,19 +4,20 @@ import { literalUnion } from './catalog.js';
 /**
  * Change markers (docs/decisions/011-scenario-catalogue.md): what changed the shop's behaviour,
  * who changed it and when, shown on the inspector's charts and timelines next to the effect.
- * Flag changes come from the flag audit; scenario starts and stops and new builds are stored
- * as markers of their own.
+ * Flag changes come from the flag audit; scenario starts and stops, new builds and the
+ * autopilot's transitions (docs/decisions/018-autopilot.md) are stored as markers of their own.
  */
-export const MARKER_KINDS = ['flag', 'scenario', 'build'] as const;
+export const MARKER_KINDS = ['flag', 'scenario', 'build', 'autopilot'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export const ChangeMarkerSchema = Type.Object({
   id: Type.String({ description: 'Unique among markers: "<kind>:<number>"' }),
   kind: literalUnion(MARKER_KINDS),
-  /** The flag key, the scenario id or the build id. */
+  /** The flag key, the scenario id, the build id or the autopilot's profile name. */
   subject: Type.String(),
   action: Type.String({
-    description: 'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy',
+    description:
+      'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy; autopilot: start, pause, resume, stop, step, finish',
   }),
   operator: Type.String({ description: 'Who made the change' }),
   at: Type.Integer({ description: 'Epoch ms' }),
