@@ -8,6 +8,7 @@ import * as search from './migrations/006-search.js';
 import * as scenarios from './migrations/007-scenarios.js';
 import * as retention from './migrations/008-retention.js';
 import * as sharedState from './migrations/009-shared-state.js';
+import * as autopilot from './migrations/011-autopilot.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '007-scenarios': scenarios,
   '008-retention': retention,
   '009-shared-state': sharedState,
+  '011-autopilot': autopilot,
 };
 
 const provider: MigrationProvider = {

@@ -369,6 +369,7 @@ export interface Database {
   change_markers: ChangeMarkerTable;
   rate_limits: RateLimitTable;
   traffic_control: TrafficControlTable;
+  autopilot: AutopilotTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -410,4 +411,26 @@ export interface TrafficControlTable {
   control: string;
   updated_at: EpochMillisColumn;
   updated_by: string;
+}
+
+type NullableBigint = ColumnType<number | string | null, number | null | undefined, number | null>;
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+
+/** The autopilot's state (one row, `default`; migration 011-autopilot). */
+export interface AutopilotTable {
+  id: string;
+  status: string;
+  run: number;
+  profile_name: NullableText;
+  /** JSON: the AutopilotProfile it runs. */
+  profile: NullableText;
+  seed: NullableBigint;
+  started_at: NullableBigint;
+  started_by: NullableText;
+  paused_at: NullableBigint;
+  paused_ms: BigintColumn;
+  next_step: number;
+  lease_owner: NullableText;
+  lease_until: NullableBigint;
+  updated_at: EpochMillisColumn;
 }
