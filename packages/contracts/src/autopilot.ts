@@ -1,6 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { literalUnion } from './catalog.js';
+import {
+  AUTOPILOT_PROFILE_NAMES,
+  AUTOPILOT_SEED_MAX,
+  type AutopilotProfileName,
+} from './autopilot-constants.js';
 import { mulberry32 } from './random.js';
+
+export * from './autopilot-constants.js';
 
 /**
  * The autopilot (docs/decisions/018-autopilot.md): a schedule, planned from a profile and a
@@ -8,18 +15,6 @@ import { mulberry32 } from './random.js';
  * or more faults for a while, quiet again — so the demo produces incidents with nobody at the
  * controls. The schedule is data: the same profile and seed always plan the same steps.
  */
-
-export const AUTOPILOT_ROUTE = '/autopilot';
-export const AUTOPILOT_START_ROUTE = '/autopilot/start';
-export const AUTOPILOT_PAUSE_ROUTE = '/autopilot/pause';
-export const AUTOPILOT_RESUME_ROUTE = '/autopilot/resume';
-export const AUTOPILOT_STOP_ROUTE = '/autopilot/stop';
-
-/** Who the autopilot's own scenario starts and stops are by (flag audit, markers). */
-export const AUTOPILOT_OPERATOR = 'autopilot';
-
-/** The largest seed: mulberry32 reads 32 bits. */
-export const AUTOPILOT_SEED_MAX = 4_294_967_295;
 
 const RangeSchema = (description: string, minimum: number) =>
   Type.Object(
@@ -65,9 +60,6 @@ const FAULT_SCENARIOS = [
   'recommendations-failure',
   'slow-cart-query',
 ];
-
-export const AUTOPILOT_PROFILE_NAMES = ['gentle', 'busy', 'compressed'] as const;
-export type AutopilotProfileName = (typeof AUTOPILOT_PROFILE_NAMES)[number];
 
 /**
  * The shipped profiles: `gentle` for a talk (one fault at a time, long quiet), `busy` for a
