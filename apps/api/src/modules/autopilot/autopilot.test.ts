@@ -12,6 +12,9 @@ import { buildApp } from '../../app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { DEFAULT_FLAGS_PATH, readFlagDefinitions } from '../flags/definitions.js';
 import { createFlagsRepository } from '../flags/repository.js';
+import { readScenarioCatalogue } from '../scenarios/catalogue.js';
+import { createScenarioRepository } from '../scenarios/repository.js';
+import { createAutopilotService } from './service.js';
 
 // The autopilot (docs/decisions/018-autopilot.md): a schedule from a profile and a seed, its
 // state in SQL so a restarted api continues it and only one replica applies each step. The
@@ -341,5 +344,87 @@ describe('the autopilot', () => {
     const due = steps.filter((step) => step.index >= 1 && step.dueAt! <= clock);
     expect(due[0]!.index).toBe(1);
     expect(await b.autopilot.tick()).toEqual(due.map((step) => step.index));
+  });
+});
+
+describe('the autopilot service with a scenario service that misbehaves', () => {
+  /** The service over the test database, its scenario calls recorded or made to fail. */
+  const serviceWith = (scenarios: Parameters<typeof createAutopilotService>[0]['scenarios']) => {
+    const catalogue = readScenarioCatalogue();
+    return createAutopilotService({
+      db: testDb.database.db,
+      catalogue,
+      scenarios,
+      repository: createScenarioRepository(testDb.database.db),
+      now,
+      replicaId: 'service-test',
+    });
+  };
+
+  it('goes on with the other scenarios of a step when one fails, and names it in the marker', async () => {
+    const calls: string[] = [];
+    const autopilot = serviceWith({
+      start: async (id) => {
+        calls.push(`start ${id}`);
+        if (calls.length === 1) throw new Error(`Flag of "${id}" not found`);
+        return { scenario: {} as never, run: null, link: '' };
+      },
+      stop: async (id) => {
+        calls.push(`stop ${id}`);
+        return null;
+      },
+    });
+    const since = clock;
+    const started = await autopilot.start('busy', SEED, 'ada');
+    const first = started.steps.find((step) => step.turnOn.length >= 2)!;
+    expect(first, 'a step turning two scenarios on').toBeDefined();
+    clock = first.dueAt!;
+    const applied = await autopilot.tick();
+    expect(applied.at(-1)).toBe(first.index);
+    const marker = (
+      await autopilotMarkers(
+        apps.find((app) => !closed.has(app))!,
+        since,
+      )
+    ).find((candidate) => candidate.action === 'step' && stepOf(candidate) === first.index)!;
+    const failedId = calls.find((call) => call.startsWith('start '))!.slice('start '.length);
+    expect(marker.after).toMatchObject({
+      failed: [{ scenario: failedId, error: `Flag of "${failedId}" not found` }],
+    });
+    for (const id of first.turnOn) expect(calls).toContain(`start ${id}`);
+    await autopilot.stop('ada');
+  });
+
+  it('turns off what a step started when the autopilot was stopped while the step ran', async () => {
+    const calls: string[] = [];
+    let stopDuringStep = true;
+    const autopilot = serviceWith({
+      start: async (id) => {
+        calls.push(`start ${id}`);
+        if (stopDuringStep) {
+          stopDuringStep = false;
+          // Another request stops the autopilot while this replica applies the step.
+          const state = await autopilot.stop('ada');
+          expect(state.status).toBe('idle');
+        }
+        return { scenario: {} as never, run: null, link: '' };
+      },
+      stop: async (id) => {
+        calls.push(`stop ${id}`);
+        return null;
+      },
+    });
+    const { steps } = await autopilot.start('compressed', SEED, 'ada');
+    // Two scenarios: Stop comes between the first one's start and the second one's.
+    expect(steps[0]!.turnOn).toHaveLength(2);
+    clock = steps[0]!.dueAt!;
+    expect(await autopilot.tick()).toEqual([0]);
+    // Stop ran before the step had started all its scenarios; the step turned them off after.
+    for (const id of steps[0]!.turnOn) {
+      expect(calls.lastIndexOf(`stop ${id}`)).toBeGreaterThan(calls.lastIndexOf(`start ${id}`));
+    }
+    expect((await autopilot.state()).status).toBe('idle');
+    clock = steps[1]!.dueAt!;
+    expect(await autopilot.tick()).toEqual([]);
   });
 });

@@ -81,7 +81,8 @@ function toStored(row: Selectable<AutopilotTable> | undefined): Stored {
 export function createAutopilotService(options: {
   db: Kysely<Database>;
   catalogue: ScenarioCatalogue;
-  scenarios: ScenarioService;
+  /** Starts and stops scenarios (the scenario service; decision 011). */
+  scenarios: Pick<ScenarioService, 'start' | 'stop'>;
   repository: ScenarioRepository;
   now: () => number;
   /** This replica's name in the lease; default: a random one per app. */
@@ -328,9 +329,24 @@ export function createAutopilotService(options: {
         throw notIn((await read()).status, 'nothing to stop');
       }
       const on = scenariosOnAfter(planOf(before), before.nextStep);
-      for (const id of on) await scenarios.stop(id, AUTOPILOT_OPERATOR);
+      const failed: { scenario: string; error: string }[] = [];
+      for (const id of on) {
+        try {
+          await scenarios.stop(id, AUTOPILOT_OPERATOR);
+        } catch (err) {
+          failed.push({ scenario: id, error: (err as Error).message });
+        }
+      }
       const state = await read();
-      await mark(state, 'stop', operator, at, { on }, { nextStep: before.nextStep }, on);
+      await mark(
+        state,
+        'stop',
+        operator,
+        at,
+        { on },
+        { nextStep: before.nextStep, ...(failed.length > 0 ? { failed } : {}) },
+        on,
+      );
       return view(state, at);
     },
 
@@ -351,8 +367,25 @@ export function createAutopilotService(options: {
         if (!step || step.offsetMs > elapsed(state, at)) return applied;
         if (!(await claim(state, step.index, at))) return applied;
         try {
-          for (const id of step.turnOff) await scenarios.stop(id, AUTOPILOT_OPERATOR);
-          for (const id of step.turnOn) await scenarios.start(id, AUTOPILOT_OPERATOR);
+          // One scenario that cannot start or stop (its flag gone) does not hold up the others:
+          // the step's marker names it.
+          const failed: { scenario: string; error: string }[] = [];
+          const each = async (ids: string[], action: (id: string) => Promise<unknown>) => {
+            for (const id of ids) {
+              try {
+                await action(id);
+              } catch (err) {
+                failed.push({ scenario: id, error: (err as Error).message });
+              }
+            }
+          };
+          await each(step.turnOff, (id) => scenarios.stop(id, AUTOPILOT_OPERATOR));
+          await each(step.turnOn, (id) => scenarios.start(id, AUTOPILOT_OPERATOR));
+          // Stopped while this step was applied: Stop turned off what it read as on, which may
+          // not have held this step's scenarios yet; turn them off, as Stop promised.
+          const after = await read();
+          const stopped = after.run !== state.run || after.status === 'idle';
+          if (stopped) await each(step.turnOn, (id) => scenarios.stop(id, AUTOPILOT_OPERATOR));
           await mark(
             state,
             'step',
@@ -364,7 +397,9 @@ export function createAutopilotService(options: {
               of: steps.length,
               turnOn: step.turnOn,
               turnOff: step.turnOff,
-              on: scenariosOnAfter(steps, step.index + 1),
+              on: stopped ? [] : scenariosOnAfter(steps, step.index + 1),
+              ...(failed.length > 0 ? { failed } : {}),
+              ...(stopped ? { stopped: true } : {}),
             },
             [...step.turnOn, ...step.turnOff],
           );
