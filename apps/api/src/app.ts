@@ -63,6 +63,12 @@ import { readScenarioCatalogue, type ScenarioCatalogue } from './modules/scenari
 import { createScenarioRepository } from './modules/scenarios/repository.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
 import { createScenarioService } from './modules/scenarios/service.js';
+import { autopilotRoutes } from './modules/autopilot/routes.js';
+import {
+  createAutopilotService,
+  startAutopilotTicker,
+  type AutopilotService,
+} from './modules/autopilot/service.js';
 import { DEVELOPMENT_SESSION_SECRET } from './config.js';
 import { cartRoutes } from './modules/cart/routes.js';
 import { createFreeShippingThreshold } from './modules/cart/free-shipping.js';
@@ -139,6 +145,12 @@ export interface AppOptions {
    */
   retention?: { settings: RetentionSettings; intervalMs: number; now?: () => number };
   /**
+   * The autopilot (docs/decisions/018-autopilot.md): its ticker applies due steps every
+   * `intervalMs` (default 1000; 0: no ticker, tests tick by hand through `app.autopilot`);
+   * `replicaId` names this api in the step lease (default: a random one).
+   */
+  autopilot?: { intervalMs?: number; replicaId?: string };
+  /**
    * Guarded rollouts (docs/decisions/019-guarded-rollouts.md): the checker looks for due guards
    * every `intervalMs` once the app is ready. Default: off (tests call `app.guards.checkDue()`
    * with the flags clock); server.ts passes GUARD_CHECK_INTERVAL_MS.
@@ -152,6 +164,16 @@ declare module 'fastify' {
     guards: GuardService;
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The autopilot service: tests drive `tick()` without waiting for the ticker. */
+    autopilot: AutopilotService;
+  }
+}
+
+/** How often the autopilot looks for a due step unless told (AppOptions.autopilot). */
+export const AUTOPILOT_TICK_MS = 1_000;
 
 /**
  * The api as a plugin tree: tests build it with `app.inject()`, `server.ts` only listens.
@@ -321,15 +343,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const warning of catalogue.warnings) app.log.warn(warning);
   });
   const scenarioRepository = createScenarioRepository(database.db);
+  const scenarioService = createScenarioService({
+    db: database.db,
+    catalogue,
+    flags,
+    repository: scenarioRepository,
+    now,
+  });
   await app.register(scenarioRoutes, {
     repository: scenarioRepository,
-    scenarios: createScenarioService({
-      db: database.db,
-      catalogue,
-      flags,
-      repository: scenarioRepository,
-      now,
-    }),
+    scenarios: scenarioService,
   });
 
   const guards = createGuardService({
@@ -347,6 +370,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       checker = startGuardChecker(guards, intervalMs, app.log);
     });
     app.addHook('onClose', async () => checker?.stop());
+  }
+
+  // The autopilot drives scenarios through the same service (docs/decisions/018-autopilot.md).
+  const autopilot = createAutopilotService({
+    db: database.db,
+    catalogue,
+    scenarios: scenarioService,
+    repository: scenarioRepository,
+    now,
+    replicaId: options.autopilot?.replicaId,
+  });
+  app.decorate('autopilot', autopilot);
+  await app.register(autopilotRoutes, { autopilot });
+  const tickMs = options.autopilot?.intervalMs ?? AUTOPILOT_TICK_MS;
+  if (tickMs > 0) {
+    let ticker: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      ticker = startAutopilotTicker(autopilot, tickMs, app.log);
+    });
+    app.addHook('onClose', async () => ticker?.stop());
   }
 
   if (options.retention) {

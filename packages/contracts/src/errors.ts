@@ -70,6 +70,11 @@ export const ERROR_CODES = [
   'OPERATOR_TOKEN_MISSING',
   /** An operator route with a token that is not OPERATOR_TOKEN. */
   'OPERATOR_TOKEN_INVALID',
+  /**
+   * The autopilot is not in a state the action applies to: start while it runs, pause when it
+   * is not running, resume when it is not paused, stop when it is idle (decision 018).
+   */
+  'AUTOPILOT_STATE',
   /** The web server could not reach the api behind it (answered by the web's /api proxy). */
   'API_UNREACHABLE',
   /** Anything unexpected; details stay in the api's log. */

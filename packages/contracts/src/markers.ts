@@ -4,20 +4,21 @@ import { literalUnion } from './catalog.js';
 /**
  * Change markers (docs/decisions/011-scenario-catalogue.md): what changed the shop's behaviour,
  * who changed it and when, shown on the inspector's charts and timelines next to the effect.
- * Flag changes come from the flag audit; scenario starts and stops and new builds are stored
- * as markers of their own, and so are a guarded rollout's steps, trips and rollbacks (decision 019).
+ * Flag changes come from the flag audit; scenario starts and stops, new builds, the autopilot's
+ * transitions (docs/decisions/018-autopilot.md) and a guarded rollout's steps, trips and
+ * rollbacks (decision 019) are stored as markers of their own.
  */
-export const MARKER_KINDS = ['flag', 'scenario', 'build', 'guard'] as const;
+export const MARKER_KINDS = ['flag', 'scenario', 'build', 'autopilot', 'guard'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export const ChangeMarkerSchema = Type.Object({
   id: Type.String({ description: 'Unique among markers: "<kind>:<number>"' }),
   kind: literalUnion(MARKER_KINDS),
-  /** The flag key, the scenario id or the build id. */
+  /** The flag key, the scenario id, the build id or the autopilot's profile name. */
   subject: Type.String(),
   action: Type.String({
     description:
-      'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy; guard: step, tripped, rolled-back, held, completed',
+      'flag: enable, disable, rollout, rules; scenario: start, stop; build: deploy; autopilot: start, pause, resume, stop, step, finish; guard: step, tripped, rolled-back, held, completed',
   }),
   operator: Type.String({ description: 'Who made the change' }),
   at: Type.Integer({ description: 'Epoch ms' }),

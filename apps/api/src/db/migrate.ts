@@ -9,6 +9,7 @@ import * as scenarios from './migrations/007-scenarios.js';
 import * as retention from './migrations/008-retention.js';
 import * as sharedState from './migrations/009-shared-state.js';
 import * as experiments from './migrations/010-experiments.js';
+import * as autopilot from './migrations/011-autopilot.js';
 import * as guards from './migrations/012-guards.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '008-retention': retention,
   '009-shared-state': sharedState,
   '010-experiments': experiments,
+  '011-autopilot': autopilot,
   '012-guards': guards,
 };
 

@@ -371,6 +371,7 @@ export interface Database {
   traffic_control: TrafficControlTable;
   tracking_events: TrackingEventTable;
   flag_guards: FlagGuardTable;
+  autopilot: AutopilotTable;
 }
 
 /** A scenario that changed flags, from its start to its stop (migration 007-scenarios). */
@@ -442,4 +443,26 @@ export interface FlagGuardTable {
   version: number;
   created_at: EpochMillisColumn;
   created_by: string;
+}
+
+type NullableBigint = ColumnType<number | string | null, number | null | undefined, number | null>;
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+
+/** The autopilot's state (one row, `default`; migration 011-autopilot). */
+export interface AutopilotTable {
+  id: string;
+  status: string;
+  run: number;
+  profile_name: NullableText;
+  /** JSON: the AutopilotProfile it runs. */
+  profile: NullableText;
+  seed: NullableBigint;
+  started_at: NullableBigint;
+  started_by: NullableText;
+  paused_at: NullableBigint;
+  paused_ms: BigintColumn;
+  next_step: number;
+  lease_owner: NullableText;
+  lease_until: NullableBigint;
+  updated_at: EpochMillisColumn;
 }

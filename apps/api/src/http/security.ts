@@ -11,7 +11,7 @@ import { ApiError } from './errors.js';
 
 /**
  * Operator routes (docs/reliability.md "Security"): flag administration, the session
- * inspector's data, change markers, the mail outbox and scenario switches. Each is
+ * inspector's data, change markers, the mail outbox, scenario switches and the autopilot. Each is
  * `METHOD route-url` as registered; a test checks every one is a route of the app.
  */
 export const OPERATOR_ROUTES: readonly string[] = [
@@ -42,6 +42,12 @@ export const OPERATOR_ROUTES: readonly string[] = [
   'GET /traffic/control',
   'PUT /traffic/control',
   'DELETE /traffic/control',
+  // The autopilot (docs/decisions/018-autopilot.md): it turns scenarios on and off.
+  'GET /autopilot',
+  'POST /autopilot/start',
+  'POST /autopilot/pause',
+  'POST /autopilot/resume',
+  'POST /autopilot/stop',
 ];
 const OPERATOR_ROUTE_SET = new Set(OPERATOR_ROUTES);
 

@@ -44,6 +44,8 @@ const CODE_MESSAGES: Readonly<Record<ErrorCode | TransportErrorCode, string | nu
   CROSS_SITE_REQUEST: null,
   OPERATOR_TOKEN_MISSING: null,
   OPERATOR_TOKEN_INVALID: null,
+  // An operator's control (the autopilot on /demo): the api says which state it is in.
+  AUTOPILOT_STATE: null,
   API_UNREACHABLE: 'The shop is not answering right now. Please try again in a moment.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
   NETWORK_ERROR: 'The shop could not be reached. Check your connection and try again.',

@@ -74,4 +74,27 @@ describe('session inspector formatting', () => {
       'guard new_checkout_flow completed by guard: –',
     );
   });
+
+  it("names an autopilot step's position and the scenarios it turned on and off", () => {
+    const marker = {
+      id: 'autopilot:4',
+      kind: 'autopilot' as const,
+      subject: 'busy',
+      action: 'step',
+      operator: 'autopilot',
+      at: 0,
+      before: null,
+      after: { step: 2, of: 8, turnOn: ['slow-cart-query', 'payment-failures'], turnOff: [] },
+      flags: [],
+    };
+    expect(describeMarker(marker)).toBe(
+      'autopilot busy step 3/8 by autopilot: on slow-cart-query, payment-failures',
+    );
+    expect(
+      describeMarker({ ...marker, after: { step: 3, of: 8, turnOn: [], turnOff: ['x'] } }),
+    ).toBe('autopilot busy step 4/8 by autopilot: off x');
+    expect(describeMarker({ ...marker, action: 'pause', after: null })).toBe(
+      'autopilot busy pause by autopilot',
+    );
+  });
 });

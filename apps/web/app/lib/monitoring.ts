@@ -71,7 +71,8 @@ function describeValue(value: unknown): string {
 
 /**
  * A change marker as one line: "flag show_payments disable by ada: enabled true → enabled
- * false", "scenario payment-failures start by presenter", "build b-2 deploy (was b-1)".
+ * false", "scenario payment-failures start by presenter", "build b-2 deploy (was b-1)",
+ * "autopilot busy step 3/8 by autopilot: on slow-cart-query".
  */
 export function describeMarker(marker: ChangeMarker): string {
   const head = `${marker.kind} ${marker.subject} ${marker.action} by ${marker.operator}`;
@@ -80,6 +81,22 @@ export function describeMarker(marker: ChangeMarker): string {
   }
   if (marker.kind === 'build') {
     return marker.before ? `${head} (was ${describeValue(marker.before)})` : head;
+  }
+  if (marker.kind === 'autopilot' && marker.action === 'step') {
+    // The autopilot's step (docs/decisions/018-autopilot.md): which scenarios went on and off.
+    const step = marker.after as {
+      step?: number;
+      of?: number;
+      turnOn?: string[];
+      turnOff?: string[];
+    };
+    const names = (ids: string[] | undefined) => (ids?.length ? ids.join(', ') : null);
+    const changes = [
+      names(step.turnOn) && `on ${names(step.turnOn)}`,
+      names(step.turnOff) && `off ${names(step.turnOff)}`,
+    ].filter(Boolean);
+    const position = step.step === undefined ? '' : ` ${step.step + 1}/${step.of ?? '?'}`;
+    return `autopilot ${marker.subject} step${position} by ${marker.operator}: ${changes.join('; ') || 'no change'}`;
   }
   if (marker.kind === 'guard') return `${head}: ${describeGuardNumbers(marker.after)}`;
   return head;

@@ -18,6 +18,7 @@ import {
 } from '../startup/storage-keys';
 import { pageMeta } from '../lib/page-meta';
 import { DemoScenarios } from '../components/demo-scenarios';
+import { DemoAutopilot } from '../components/demo-autopilot';
 import { BuildStatusCard } from '../components/build-status';
 
 export function meta() {
@@ -119,6 +120,8 @@ export default function DemoPage() {
         <PersonaCard />
 
         <DemoScenarios />
+
+        <DemoAutopilot />
 
         <article className="demo__card">
           <h2>Deployment</h2>
