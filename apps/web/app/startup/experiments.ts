@@ -1,14 +1,10 @@
 // Route experiments and records (R-4.7, R-4.8). Evaluations are computed
 // purely, then handed to one recording function; the monitoring code passes `DD_RUM` as sink.
+import { INSTANT_PAY_B_BELOW, INSTANT_PAY_C_ABOVE } from '@showroom/contracts/experiment-constants';
 import { INSTANT_PAY_FLAG } from '@showroom/contracts/monitoring-constants';
 import { normalisePathname } from './query-switches';
 import type { RandomSource } from './sample-identity';
-import {
-  INSTANT_PAY_B_BELOW,
-  INSTANT_PAY_C_ABOVE,
-  INSTANT_PAY_VARIANT_KEY,
-  type KeyValueStorage,
-} from './storage-keys';
+import { INSTANT_PAY_VARIANT_KEY, type KeyValueStorage } from './storage-keys';
 
 export type InstantPayVariant = 'a' | 'b' | 'c';
 

@@ -1,3 +1,4 @@
+import { INSTANT_PAY_B_BELOW, INSTANT_PAY_C_ABOVE } from '@showroom/contracts/experiment-constants';
 import { describe, expect, it } from 'vitest';
 import * as keys from './storage-keys';
 import * as builds from '../builds/build-rules';
@@ -46,7 +47,8 @@ describe('storage keys and constants', () => {
     expect(keys.ANONYMOUS_CHANCE).toBe(0.2);
     expect(keys.DAY_SLICE_COUNT).toBe(7);
     expect([keys.PROVIDER_READY_TIMEOUT_MS, keys.PROVIDER_READY_POLL_MS]).toEqual([10_000, 100]);
-    expect([keys.INSTANT_PAY_B_BELOW, keys.INSTANT_PAY_C_ABOVE]).toEqual([0.33, 0.66]);
+    // instant_pay's thresholds are the contract's, so experiment results read the same split.
+    expect([INSTANT_PAY_B_BELOW, INSTANT_PAY_C_ABOVE]).toEqual([0.33, 0.66]);
     expect([builds.MANIFEST_PREFETCH_DELAY_MS, builds.RELOAD_THROTTLE_MS]).toEqual([1_000, 10_000]);
   });
 });

@@ -88,9 +88,6 @@ export const PROVIDER_READY_TIMEOUT_MS = 10_000;
 /** ...polling its status this often. */
 export const PROVIDER_READY_POLL_MS = 100;
 
-// instant_pay's thresholds are the contract's: experiment results read the same split.
-export { INSTANT_PAY_B_BELOW, INSTANT_PAY_C_ABOVE } from '@showroom/contracts/experiment-constants';
-
 // The manifest prefetch delay, the forced-reload limit and their session-storage key (R-4.20,
 // ) are in app/builds/build-rules.ts, inside the build watch's own chunk.
 
