@@ -27,6 +27,11 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.js'
 const SCARCE = 1; // many shoppers, keys, duplicates and retries
 const DOUBLE_SUBMIT = 2; // one session, several keys
 const RACED_CART = 3; // checkout racing the same cart's changes
+/**
+ * Its stock: a round sells at most 3 (the line patched to 2, plus the racing add when it lands
+ * first), so 5 rounds never sell out and every round's first add finds stock.
+ */
+const RACED_CART_STOCK = 20;
 const QUANTITIES = 4; // quantity changes racing on one cart
 const ADDS = 5; // adds racing on one cart
 const SCARCE_STOCK = 5;
@@ -43,7 +48,7 @@ beforeAll(async () => {
     products: [
       createSeedProduct({ id: SCARCE, name: 'Scarce Table', stock: SCARCE_STOCK }),
       createSeedProduct({ id: DOUBLE_SUBMIT, name: 'Double Table', stock: 10 }),
-      createSeedProduct({ id: RACED_CART, name: 'Raced Table', stock: 10 }),
+      createSeedProduct({ id: RACED_CART, name: 'Raced Table', stock: RACED_CART_STOCK }),
       createSeedProduct({ id: QUANTITIES, name: 'Quantity Table', stock: 10 }),
       createSeedProduct({ id: ADDS, name: 'Adds Table', stock: 5 }),
     ],
@@ -190,7 +195,7 @@ describe(`concurrent checkouts of one scarce product`, () => {
 
   it('keeps stock and the cart consistent when the cart changes during its checkout', async () => {
     const database = testDb.database;
-    const START = 10;
+    const START = RACED_CART_STOCK;
     for (let round = 0; round < 5; round += 1) {
       const agent = createShopperAgent(app);
       const first = await agent.post('/cart/items', { productId: RACED_CART, edition: 'standard' });
