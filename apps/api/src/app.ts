@@ -45,15 +45,12 @@ import { ofrepRoutes } from './modules/flags/ofrep-routes.js';
 import { precomputeRoutes } from './modules/flags/precompute-routes.js';
 import { createFlagsRepository } from './modules/flags/repository.js';
 import { flagsRoutes, type FlagsOptions } from './modules/flags/routes.js';
+import { startRepeatingJob } from './jobs/repeating-job.js';
 import { createExperimentsRepository } from './modules/experiments/repository.js';
 import { createExperimentResults } from './modules/experiments/results.js';
 import { experimentsRoutes } from './modules/experiments/routes.js';
 import { guardRoutes } from './modules/flags/guard-routes.js';
-import {
-  createGuardService,
-  startGuardChecker,
-  type GuardService,
-} from './modules/flags/guard-service.js';
+import { createGuardService, type GuardService } from './modules/flags/guard-service.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { intakeRoutes } from './modules/intake/routes.js';
 import { createMonitoringQueries } from './modules/monitoring/queries.js';
@@ -64,11 +61,7 @@ import { createScenarioRepository } from './modules/scenarios/repository.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
 import { createScenarioService } from './modules/scenarios/service.js';
 import { autopilotRoutes } from './modules/autopilot/routes.js';
-import {
-  createAutopilotService,
-  startAutopilotTicker,
-  type AutopilotService,
-} from './modules/autopilot/service.js';
+import { createAutopilotService, type AutopilotService } from './modules/autopilot/service.js';
 import { DEVELOPMENT_SESSION_SECRET } from './config.js';
 import { cartRoutes } from './modules/cart/routes.js';
 import { createFreeShippingThreshold } from './modules/cart/free-shipping.js';
@@ -367,7 +360,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const { intervalMs } = options.guards;
     let checker: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', async () => {
-      checker = startGuardChecker(guards, intervalMs, app.log);
+      checker = startRepeatingJob(
+        () => guards.checkDue(),
+        intervalMs,
+        app.log,
+        'guard check failed',
+      );
     });
     app.addHook('onClose', async () => checker?.stop());
   }
@@ -387,7 +385,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (tickMs > 0) {
     let ticker: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', async () => {
-      ticker = startAutopilotTicker(autopilot, tickMs, app.log);
+      ticker = startRepeatingJob(() => autopilot.tick(), tickMs, app.log, 'autopilot tick failed');
     });
     app.addHook('onClose', async () => ticker?.stop());
   }

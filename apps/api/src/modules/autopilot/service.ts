@@ -425,31 +425,3 @@ export function createAutopilotService(options: {
     },
   };
 }
-
-/**
- * Ticks the autopilot every `intervalMs` (unref'd: it never keeps the process alive); ticks do
- * not overlap. `stop()` waits for the tick in progress.
- */
-export function startAutopilotTicker(
-  autopilot: Pick<AutopilotService, 'tick'>,
-  intervalMs: number,
-  log: { error(obj: unknown, msg: string): void },
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = autopilot
-      .tick()
-      .catch((err: unknown) => log.error({ err }, 'autopilot tick failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -1,5 +1,4 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, FlagGuardTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import {
@@ -336,37 +335,6 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
       const row = await readRow(flag);
       if (!row || row.status !== 'watching') return null;
       return checkOne(row);
-    },
-  };
-}
-
-/**
- * Checks the due guards every `intervalMs` (unref'd: it never keeps the process alive); a check
- * that fails is logged and the next one runs. `stop` waits for a running check.
- */
-export function startGuardChecker(
-  service: Pick<GuardService, 'checkDue'>,
-  intervalMs: number,
-  log: Pick<FastifyBaseLogger, 'error'>,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A slow check is not doubled up by the next tick.
-    if (running) return;
-    running = service
-      .checkDue()
-      .catch((err: unknown) => {
-        log.error({ err }, 'guard check failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
     },
   };
 }

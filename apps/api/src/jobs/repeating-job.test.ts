@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startGuardChecker } from './guard-service.js';
+import { startRepeatingJob } from './repeating-job.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('startGuardChecker', () => {
-  it('checks every interval, never two checks at once, logs a failure and stops', async () => {
+describe('startRepeatingJob', () => {
+  it('runs every interval, never two runs at once, logs a failure and stops', async () => {
     vi.useFakeTimers();
     let calls = 0;
     let release: (() => void) | undefined;
@@ -19,7 +19,7 @@ describe('startGuardChecker', () => {
       }),
     };
     const log = { error: vi.fn() };
-    const checker = startGuardChecker(service, 1_000, log);
+    const checker = startRepeatingJob(() => service.checkDue(), 1_000, log, 'guard check failed');
     await vi.advanceTimersByTimeAsync(999);
     expect(calls).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -33,6 +33,7 @@ describe('startGuardChecker', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(calls).toBe(3);
     expect(log.error).toHaveBeenCalledTimes(1);
+    expect(log.error).toHaveBeenCalledWith({ err: expect.any(Error) }, 'guard check failed');
     await checker.stop();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls).toBe(3);
