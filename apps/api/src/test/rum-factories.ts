@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
+import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
 /**
  * RUM events shaped like @datadog/browser-rum 7 sends them on the rum track (trimmed to the
  * fields the monitoring module reads, plus a few it must ignore).
@@ -124,6 +126,46 @@ export function createRumVital(
   event.type = 'vital';
   event.vital = { id: `vital-${name}`, type: 'duration', name, duration: 250_000_000 };
   return event;
+}
+
+/**
+ * A checkout session as the browser reports it (the guard tests, decision 019): a view of
+ * /checkout carrying `flags`, a payment-declined error when `declined`, and the `place order`
+ * action when the order was placed (after a decline too when `orderAfterDecline`: a retry).
+ */
+export function createCheckoutSession(options: {
+  id: string;
+  date: number;
+  flags: Record<string, unknown>;
+  declined: boolean;
+  orderAfterDecline?: boolean;
+}): Event[] {
+  const sessionId = `session-${options.id}`;
+  const viewId = `view-${options.id}`;
+  const { date, flags } = options;
+  const events = [createRumView({ sessionId, viewId, date, url: '/checkout', flags })];
+  if (options.declined) {
+    events.push(
+      createRumError(FAULT_RUM_ERRORS.paymentDeclined, {
+        sessionId,
+        viewId,
+        date: date + 1,
+        id: `decline-${options.id}`,
+      }),
+    );
+  }
+  if (!options.declined || options.orderAfterDecline) {
+    events.push(
+      createRumAction(MONITORING_ACTIONS.placeOrder, {
+        sessionId,
+        viewId,
+        date: date + 2,
+        id: `order-${options.id}`,
+        flags,
+      }),
+    );
+  }
+  return events;
 }
 
 export const ndjson = (events: unknown[]) =>

@@ -59,7 +59,23 @@ describe('decideGuard', () => {
       kind: 'advance',
       step: 1,
       percentage: 25,
+      completes: false,
     });
+    // The last step takes everyone: nobody is left on control, so it completes the rollout.
+    expect(decideGuard(definition, { ...watching, stepIndex: 2 }, ...healthy, 61_000)).toEqual({
+      kind: 'advance',
+      step: 3,
+      percentage: 100,
+      completes: true,
+    });
+    expect(
+      decideGuard(
+        { ...definition, steps: [5, 25, 50] },
+        { ...watching, stepIndex: 1 },
+        ...healthy,
+        61_000,
+      ),
+    ).toEqual({ kind: 'advance', step: 2, percentage: 50, completes: false });
     expect(decideGuard(definition, watching, metric(0.1, 9), metric(0.1, 10), 61_000).kind).toBe(
       'none',
     );

@@ -52,7 +52,11 @@ export type GuardDecision =
   | { kind: 'none' }
   /** Treatment worse than control by more than the margin, with enough sessions in each. */
   | { kind: 'trip' }
-  | { kind: 'advance'; step: number; percentage: number }
+  /**
+   * To the next step; `completes` when it is the last and takes everyone (100 %): no subject is
+   * left on control to compare with, so the rollout is complete once it is applied.
+   */
+  | { kind: 'advance'; step: number; percentage: number; completes: boolean }
   | { kind: 'complete' };
 
 export interface DecisionState {
@@ -100,5 +104,10 @@ export function decideGuard(
   const next = state.stepIndex + 1;
   const percentage = steps[next];
   if (percentage === undefined) return { kind: 'complete' };
-  return { kind: 'advance', step: next, percentage };
+  return {
+    kind: 'advance',
+    step: next,
+    percentage,
+    completes: next === steps.length - 1 && percentage >= 100,
+  };
 }

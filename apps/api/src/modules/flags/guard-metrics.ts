@@ -13,11 +13,18 @@ import type { UfcFlag } from './ufc.js';
  * are counted for that variant. Sessions that saw both variants count for neither.
  */
 
-/** What RUM stores as a flag's variant: the variation's value, strings as they are (rum-events.ts). */
-export function rumVariantText(flag: UfcFlag, variationKey: string): string | undefined {
+/**
+ * The texts RUM may hold for a variation (rum-events.ts keeps `feature_flags` values as text):
+ * its key, which the Datadog flag provider and our OFREP hook send (`details.variant`), and its
+ * value, which `addFeatureFlagEvaluation(key, value)` callers send (strings as they are, other
+ * values as JSON). Undefined when the flag has no such variation.
+ */
+export function rumVariantTexts(flag: UfcFlag, variationKey: string): string[] | undefined {
   const variation = flag.variations[variationKey];
   if (!variation) return undefined;
-  return typeof variation.value === 'string' ? variation.value : JSON.stringify(variation.value);
+  const value =
+    typeof variation.value === 'string' ? variation.value : JSON.stringify(variation.value);
+  return [...new Set([variationKey, value])];
 }
 
 /** The action and error a metric counts: payment-decline-rate is a fixed action-error-rate. */
@@ -39,20 +46,34 @@ function pathOf(url: string | null): string | null {
 
 export async function readVariantSamples(
   db: Kysely<Database>,
-  input: { flag: string; metric: GuardMetric; control: string; treatment: string; since: number },
+  input: {
+    flag: string;
+    metric: GuardMetric;
+    /** The texts RUM may hold for each side (rumVariantTexts). */
+    control: string[];
+    treatment: string[];
+    since: number;
+  },
 ): Promise<{ control: VariantSamples; treatment: VariantSamples }> {
-  const { flag, metric, control, treatment, since } = input;
+  const { flag, metric, since } = input;
+  const control = 'control';
+  const treatment = 'treatment';
+  const sideOf = new Map<string, string>([
+    ...input.control.map((text) => [text, control] as const),
+    ...input.treatment.map((text) => [text, treatment] as const),
+  ]);
   const sessionRows = await db
     .selectFrom('rum_session_flags')
     .select(['session_id', 'variant'])
     .where('flag_key', '=', flag)
-    .where('variant', 'in', [control, treatment])
+    .where('variant', 'in', [...sideOf.keys()])
     .where('last_seen', '>=', since)
     .execute();
   const variantOf = new Map<string, string | null>();
   for (const row of sessionRows) {
+    const side = sideOf.get(row.variant) ?? null;
     const seen = variantOf.get(row.session_id);
-    variantOf.set(row.session_id, seen === undefined || seen === row.variant ? row.variant : null);
+    variantOf.set(row.session_id, seen === undefined || seen === side ? side : null);
   }
   const samples = new Map<string, VariantSamples>([
     [control, { ...EMPTY_SAMPLES, lcpMs: [] }],

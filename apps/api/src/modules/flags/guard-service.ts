@@ -12,7 +12,7 @@ import {
 } from '@showroom/contracts/guards';
 import type { NewMarker } from '../scenarios/repository.js';
 import { decideGuard, variantMetric, type GuardDecision } from './guard-decision.js';
-import { readVariantSamples, rumVariantText } from './guard-metrics.js';
+import { readVariantSamples, rumVariantTexts } from './guard-metrics.js';
 import { allocationRolloutPercentage, setAllocationRollout } from './operations.js';
 import type { FlagsRepository } from './repository.js';
 
@@ -125,7 +125,9 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
         throw badRequest(field, `${field} must be a variation of "${key}"`);
       }
     }
-    if (rumVariantText(flag, body.control) === rumVariantText(flag, body.treatment)) {
+    // RUM holds a variant as its key or its value: the two sides must not share a text.
+    const controlTexts = rumVariantTexts(flag, body.control) ?? [];
+    if (rumVariantTexts(flag, body.treatment)?.some((text) => controlTexts.includes(text))) {
       throw badRequest('treatment', 'treatment must differ from control');
     }
     if (!allocation.splits.some((split) => split.variationKey === body.treatment)) {
@@ -152,8 +154,8 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
     const { definition } = state;
     const stored = await flags.findFlag(definition.flag);
     if (!stored) return null;
-    const controlText = rumVariantText(stored.flag, definition.control);
-    const treatmentText = rumVariantText(stored.flag, definition.treatment);
+    const controlText = rumVariantTexts(stored.flag, definition.control);
+    const treatmentText = rumVariantTexts(stored.flag, definition.treatment);
     if (controlText === undefined || treatmentText === undefined) return null;
     const at = now();
     const since = state.stepStartedAt;
@@ -226,6 +228,7 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
           step_index: decision.step,
           step_started_at: at,
           percentage: decision.percentage,
+          ...(decision.completes ? { status: 'completed' } : {}),
         });
         if (!claimed) return outcome(false);
         await setRollout(definition, decision.percentage);
@@ -236,6 +239,15 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
           { percentage: state.percentage, step: state.currentStep },
           { percentage: decision.percentage, step: decision.step, ...numbers },
         );
+        if (decision.completes) {
+          await marker(
+            definition.flag,
+            'completed',
+            at,
+            { status: state.status },
+            { percentage: decision.percentage, ...numbers },
+          );
+        }
         return outcome(true);
       }
       case 'complete': {
