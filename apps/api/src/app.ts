@@ -336,24 +336,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const warning of catalogue.warnings) app.log.warn(warning);
   });
   const scenarioRepository = createScenarioRepository(database.db);
-  const scenarioService = createScenarioService({
-    db: database.db,
-    catalogue,
-    flags,
-    repository: scenarioRepository,
-    now,
-  });
-  await app.register(scenarioRoutes, {
-    repository: scenarioRepository,
-    scenarios: scenarioService,
-  });
-
   const guards = createGuardService({
     db: database.db,
     flags,
     addMarker: (marker) => scenarioRepository.addMarker(marker),
     now,
   });
+  // A scenario may start a guarded rollout and an autopilot schedule (decision 020); the
+  // autopilot, which starts scenarios in turn, is created below.
+  const late: { autopilot?: AutopilotService } = {};
+  const scenarioService = createScenarioService({
+    db: database.db,
+    catalogue,
+    flags,
+    repository: scenarioRepository,
+    now,
+    guards,
+    autopilot: () => {
+      if (!late.autopilot) throw new Error('the autopilot is not ready');
+      return late.autopilot;
+    },
+  });
+  await app.register(scenarioRoutes, {
+    repository: scenarioRepository,
+    scenarios: scenarioService,
+    db: database.db,
+    now,
+  });
+
   app.decorate('guards', guards);
   await app.register(guardRoutes, { guards });
   if (options.guards) {
@@ -379,6 +389,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
     replicaId: options.autopilot?.replicaId,
   });
+  late.autopilot = autopilot;
   app.decorate('autopilot', autopilot);
   await app.register(autopilotRoutes, { autopilot });
   const tickMs = options.autopilot?.intervalMs ?? AUTOPILOT_TICK_MS;

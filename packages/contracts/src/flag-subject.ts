@@ -1,6 +1,7 @@
 import type { BrowserFamily } from './browser-family.js';
 import type { PersonaTier } from './accounts.js';
 import type { SampleShopper } from './shopper.js';
+import type { CheckoutFlow } from './orders.js';
 
 /** A sample shopper or an account, with its loyalty standing when known (decision 008). */
 export type FlagPersona = SampleShopper & { tier?: PersonaTier; loyaltyMember?: boolean };
@@ -22,6 +23,11 @@ export interface FlagSubject {
     useNewCheckoutFlow?: boolean;
     tier?: PersonaTier;
     loyaltyMember?: boolean;
+    /**
+     * Only in the api's evaluation of the payment decline fault (decision 020): the checkout
+     * flow the order was placed in, so a fault can be aimed at one flow.
+     */
+    checkoutFlow?: CheckoutFlow;
   };
 }
 
@@ -36,6 +42,7 @@ export const TARGETING_ATTRIBUTES = [
   'user_id',
   'user_email',
   'user_name',
+  'checkoutFlow',
 ] as const satisfies readonly (keyof FlagSubject['attributes'])[];
 
 /**

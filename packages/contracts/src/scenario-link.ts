@@ -10,7 +10,23 @@
 export const SCENARIO_QUERY_KEY = 'scenario';
 
 /** How the catalogue groups its scenarios. */
-export const SCENARIO_CATEGORIES = ['switch', 'fault', 'page'] as const;
+export const SCENARIO_CATEGORIES = ['switch', 'fault', 'page', 'rollout'] as const;
+
+/**
+ * Whether starting a scenario changes the flag service for everyone (flag changes, a guarded
+ * rollout or an autopilot schedule): such a scenario runs until stopped.
+ */
+export function changesFlagService(scenario: {
+  flagChanges: readonly unknown[];
+  rollout?: unknown;
+  autopilot?: unknown;
+}): boolean {
+  return (
+    scenario.flagChanges.length > 0 ||
+    scenario.rollout !== undefined ||
+    scenario.autopilot !== undefined
+  );
+}
 
 export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

@@ -7,6 +7,8 @@ import {
   type SignalRule,
 } from './scenario-signals.js';
 import { SCENARIO_CATEGORIES, scenarioLink, SCENARIO_ID_PATTERN } from './scenario-link.js';
+import { GUARD_ACTIONS, GuardMetricSchema } from './guards.js';
+import { AutopilotProfileSchema, AUTOPILOT_SEED_MAX, MINUTE_MS } from './autopilot.js';
 
 export {
   SCENARIO_CATEGORIES,
@@ -144,10 +146,89 @@ export const FlagChangeSchema = Type.Object(
     /** Allocation whose rollout is set (with `rolloutPercentage`). */
     allocation: Type.Optional(Type.String({ minLength: 1 })),
     rolloutPercentage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    /**
+     * The variation the allocation serves while the scenario runs (with `allocation`, whose one
+     * split it changes): a fault's stronger value. Put back when the scenario stops.
+     */
+    variation: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * The allocation's targeting rules while the scenario runs (with `allocation`): a fault
+     * aimed at some shoppers only, e.g. the orders placed in one checkout flow. Any rule
+     * matching lets a subject in; the rules before are put back when the scenario stops.
+     */
+    rules: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            conditions: Type.Array(
+              Type.Object(
+                {
+                  attribute: Type.String({ minLength: 1 }),
+                  operator: Type.String({ minLength: 1 }),
+                  value: Type.Unknown(),
+                },
+                { additionalProperties: false },
+              ),
+              { minItems: 1 },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 export type ScenarioFlagChange = Static<typeof FlagChangeSchema>;
+
+/**
+ * A guarded rollout the scenario starts (docs/decisions/020-guarded-rollout-scenario.md): the
+ * guard of PUT /flags/{key}/guard (decision 019) with its times in the scenario's minutes, so a
+ * test or a quick demo can run it with seconds for minutes.
+ */
+export const ScenarioRolloutSchema = Type.Object(
+  {
+    flag: Type.String({ minLength: 1 }),
+    allocation: Type.String({ minLength: 1 }),
+    control: Type.String({ minLength: 1 }),
+    treatment: Type.String({ minLength: 1 }),
+    metric: GuardMetricSchema,
+    margin: Type.Number({ minimum: 0 }),
+    minSessions: Type.Integer({ minimum: 1 }),
+    action: literalUnion(GUARD_ACTIONS),
+    steps: Type.Array(Type.Number({ minimum: 0, maximum: 100 }), { minItems: 1, maxItems: 20 }),
+    holdMinutes: Type.Number({ minimum: 0 }),
+    checkEveryMinutes: Type.Number({ exclusiveMinimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type ScenarioRollout = Static<typeof ScenarioRolloutSchema>;
+
+/** A schedule the scenario hands to the autopilot (decision 018): its profile and seed. */
+export const ScenarioAutopilotSchema = Type.Object(
+  {
+    profile: AutopilotProfileSchema,
+    seed: Type.Integer({ minimum: 0, maximum: AUTOPILOT_SEED_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type ScenarioAutopilot = Static<typeof ScenarioAutopilotSchema>;
+
+/** The autopilot's profile name while a scenario drives it. */
+export const scenarioAutopilotName = (scenarioId: string) => `scenario:${scenarioId}`;
+
+/** POST /scenarios/{id}/start's query: how long one of the scenario's minutes lasts. */
+export const ScenarioStartQuerySchema = Type.Object({
+  minuteMs: Type.Optional(
+    Type.Integer({
+      minimum: 100,
+      maximum: 3_600_000,
+      default: MINUTE_MS,
+      description:
+        "How long one of the scenario's minutes (rollout holds, checks, autopilot periods) lasts, ms; a test or a quick demo runs seconds for minutes",
+    }),
+  ),
+});
 
 export const ScenarioSchema = Type.Object(
   {
@@ -180,6 +261,10 @@ export const ScenarioSchema = Type.Object(
     ),
     /** What a shopper does after the link opens `entry` (proofs and the traffic generator). */
     journey: Type.Array(JourneyStepSchema),
+    /** A guarded rollout started with the scenario and removed when it stops. */
+    rollout: Type.Optional(ScenarioRolloutSchema),
+    /** A schedule of fault scenarios the autopilot runs while the scenario runs. */
+    autopilot: Type.Optional(ScenarioAutopilotSchema),
   },
   { additionalProperties: false },
 );

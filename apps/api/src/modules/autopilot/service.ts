@@ -96,10 +96,18 @@ export function createAutopilotService(options: {
       await db.selectFrom('autopilot').selectAll().where('id', '=', STATE_ID).executeTakeFirst(),
     );
 
-  /** The catalogue's scenarios that change flags: the ones a fault period can turn on. */
+  /**
+   * The catalogue's scenarios that change flags: the ones a fault period can turn on. A scenario
+   * that runs a rollout or a schedule of its own is never one of them.
+   */
   const availableIds = () =>
     catalogue.scenarios
-      .filter((scenario) => scenario.flagChanges.length > 0)
+      .filter(
+        (scenario) =>
+          scenario.flagChanges.length > 0 &&
+          scenario.rollout === undefined &&
+          scenario.autopilot === undefined,
+      )
       .map((scenario) => scenario.id);
 
   const planOf = (state: Stored): AutopilotStep[] =>
@@ -208,12 +216,25 @@ export function createAutopilotService(options: {
       return view(await read(), now());
     },
 
-    async start(
+    /** Starts a shipped profile's schedule (a random seed unless given). */
+    start(
       profileName: AutopilotProfileName,
       seed: number | undefined,
       operator: string,
     ): Promise<AutopilotState> {
-      const profile = AUTOPILOT_PROFILES[profileName];
+      return this.startPlan(profileName, AUTOPILOT_PROFILES[profileName], seed, operator);
+    },
+
+    /**
+     * Starts the schedule of any profile under a name: a shipped one, or a scenario's own
+     * (docs/decisions/020-guarded-rollout-scenario.md). 409 while one runs or is paused.
+     */
+    async startPlan(
+      profileName: string,
+      profile: AutopilotProfile,
+      seed: number | undefined,
+      operator: string,
+    ): Promise<AutopilotState> {
       const chosenSeed = seed ?? randomInt(0, AUTOPILOT_SEED_MAX);
       const at = now();
       // The row exists from the first start on; the UPDATE below is the start itself, taken by

@@ -30,8 +30,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
           '404 unknown saved card, 409 OUT_OF_STOCK or CART_EMPTY, 422 Idempotency-Key reused ' +
           'with another body, 502 GATEWAY_ERROR. Test cards: 4242 4242 4242 4242 succeeds, ' +
           '4000 0000 0000 0002 is declined, 4000 0000 0000 0119 fails at the gateway. While the ' +
-          'fault_payment_decline_percent fault flag is aimed at the shopper, that share of ' +
-          'orders is declined (402 CARD_DECLINED).',
+          'fault_payment_decline_percent fault flag is aimed at the shopper (rules may also name ' +
+          "the checkoutFlow attribute, the body's checkoutFlow), that share of orders is " +
+          'declined (402 CARD_DECLINED).',
         headers: PlaceOrderHeadersSchema,
         body: PlaceOrderBodySchema,
         response: {
@@ -48,7 +49,14 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
-      const declinePercent = await faults.value(request, 'fault_payment_decline_percent', session);
+      // The flow is part of the fault's subject: a fault can be aimed at one checkout flow.
+      const { checkoutFlow } = request.body;
+      const declinePercent = await faults.value(
+        request,
+        'fault_payment_decline_percent',
+        session,
+        checkoutFlow === undefined ? undefined : { checkoutFlow },
+      );
       const result = await checkout.placeOrder({
         session,
         declinePercent,

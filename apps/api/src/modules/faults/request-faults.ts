@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
-import { buildFlagSubject } from '@showroom/contracts/flag-subject';
+import { buildFlagSubject, type FlagSubject } from '@showroom/contracts/flag-subject';
 import {
   FAULT_FLAG_KEYS,
   FAULT_FLAGS,
@@ -31,6 +31,8 @@ export interface RequestFaults {
     request: FastifyRequest,
     key: K,
     session?: ShopSession | null,
+    /** Attributes of this request only (the order's checkout flow), added to the subject. */
+    extra?: Partial<FlagSubject['attributes']>,
   ): Promise<FaultValue<K>>;
   /** Waits as long as a latency fault says for this shopper; answers the milliseconds waited. */
   delay(
@@ -74,11 +76,13 @@ export function createRequestFaults({
     request: FastifyRequest,
     key: K,
     session?: ShopSession | null,
+    extra?: Partial<FlagSubject['attributes']>,
   ): Promise<FaultValue<K>> => {
     // Called by the evaluator only when the flag is enabled: no session read otherwise.
     const subject = async () => {
       const known = session === undefined ? await findSession(request) : session;
-      return buildFlagSubject(known?.shopper ?? null, requestBrowserFamily(request));
+      const built = buildFlagSubject(known?.shopper ?? null, requestBrowserFamily(request));
+      return extra ? { ...built, attributes: { ...built.attributes, ...extra } } : built;
     };
     const checked = checkFaultValue(key, await evaluate(key, subject));
     if (checked !== FAULT_FLAGS[key].off) markActive(request, key, checked);

@@ -8,7 +8,7 @@ export const MAX_REGEX_LENGTH = 256;
 
 /** A validated change to one flag, with what the audit trail records of it. */
 export interface FlagChange {
-  action: 'enable' | 'disable' | 'rollout' | 'rules';
+  action: 'enable' | 'disable' | 'rollout' | 'rules' | 'variation';
   flag: UfcFlag;
   before: unknown;
   after: unknown;
@@ -79,6 +79,33 @@ export function setAllocationRollout(
     allocationKey: a.key,
     rolloutPercentage: allocationRolloutPercentage(a),
     splits: a.splits,
+  }));
+}
+
+/**
+ * Makes an allocation of one split serve another variation (a scenario's stronger fault value,
+ * docs/decisions/020-guarded-rollout-scenario.md); its shards, so who it takes, stay.
+ */
+export function setAllocationVariation(
+  flag: UfcFlag,
+  allocationKey: string,
+  variationKey: string,
+): FlagChange | null {
+  const allocation = findAllocation(flag, allocationKey);
+  if (!flag.variations[variationKey]) {
+    throw badRequest('variation', `Flag "${flag.key}" has no variation "${variationKey}"`);
+  }
+  const [split, ...others] = allocation.splits;
+  if (!split || others.length > 0) {
+    throw badRequest(
+      'variation',
+      `Allocation "${allocationKey}" of flag "${flag.key}" must have exactly one split to serve one variation`,
+    );
+  }
+  const updated = { ...allocation, splits: [{ ...split, variationKey }] };
+  return changeAllocation(flag, updated, 'variation', (a) => ({
+    allocationKey: a.key,
+    variation: a.splits[0]?.variationKey ?? null,
   }));
 }
 

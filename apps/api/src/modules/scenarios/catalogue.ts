@@ -85,10 +85,14 @@ function catalogueOf(source: string, list: Scenario[], warnings: string[]): Scen
     find: (id) => scenarios.find((scenario) => scenario.id === id),
     keepKnownFlags(flagKeys) {
       scenarios = scenarios.filter((scenario) => {
-        const unknown = scenario.flagChanges.find((change) => !flagKeys.has(change.flag));
+        const changed = [
+          ...scenario.flagChanges.map((change) => change.flag),
+          ...(scenario.rollout ? [scenario.rollout.flag] : []),
+        ];
+        const unknown = changed.find((flag) => !flagKeys.has(flag));
         if (unknown) {
           warnings.push(
-            `${source}: scenario "${scenario.id}" skipped: it changes flag "${unknown.flag}", which the flag service does not serve`,
+            `${source}: scenario "${scenario.id}" skipped: it changes flag "${unknown}", which the flag service does not serve`,
           );
         }
         return !unknown;
@@ -120,12 +124,27 @@ function scenarioProblem(candidate: unknown): string | undefined {
     }
   }
   for (const [index, change] of scenario.flagChanges.entries()) {
-    if (change.enabled === undefined && change.rolloutPercentage === undefined) {
-      return `flagChanges.${index} changes nothing (give enabled or rolloutPercentage)`;
+    if (
+      change.enabled === undefined &&
+      change.rolloutPercentage === undefined &&
+      change.rules === undefined &&
+      change.variation === undefined
+    ) {
+      return `flagChanges.${index} changes nothing (give enabled, rolloutPercentage, rules or variation)`;
     }
     if (change.rolloutPercentage !== undefined && change.allocation === undefined) {
       return `flagChanges.${index}.allocation is required with rolloutPercentage`;
     }
+    if (change.rules !== undefined && change.allocation === undefined) {
+      return `flagChanges.${index}.allocation is required with rules`;
+    }
+    if (change.variation !== undefined && change.allocation === undefined) {
+      return `flagChanges.${index}.allocation is required with variation`;
+    }
+  }
+  const steps = scenario.rollout?.steps ?? [];
+  if (steps.some((step, i) => i > 0 && step <= steps[i - 1]!)) {
+    return 'rollout.steps must rise strictly';
   }
   return undefined;
 }

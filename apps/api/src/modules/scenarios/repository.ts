@@ -1,3 +1,4 @@
+import type { UfcRule } from '../flags/ufc.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChangeMarkerTable, Database, ScenarioRunTable } from '../../db/schema.js';
 import type { ChangeMarker, MarkerKind, MarkerQuery } from '@showroom/contracts/markers';
@@ -10,6 +11,10 @@ export interface FlagRestore {
   enabled: boolean;
   allocation?: string;
   rolloutPercentage?: number;
+  /** The allocation's targeting rules before (when the scenario replaced them). */
+  rules?: UfcRule[];
+  /** The variation the allocation's split served before (when the scenario changed it). */
+  variation?: string;
 }
 
 export interface NewMarker {

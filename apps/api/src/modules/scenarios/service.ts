@@ -1,21 +1,30 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
 import {
   allocationRolloutPercentage,
   setAllocationRollout,
+  setAllocationRules,
+  setAllocationVariation,
   setFlagEnabled,
 } from '../flags/operations.js';
 import type { FlagsRepository } from '../flags/repository.js';
+import type { GuardService } from '../flags/guard-service.js';
+import type { AutopilotService } from '../autopilot/service.js';
+import { MINUTE_MS } from '@showroom/contracts/autopilot';
+import { GUARD_CHECK_EVERY_MIN_MS, type GuardBody } from '@showroom/contracts/guards';
+import { changesFlagService } from '@showroom/contracts/scenario-link';
 import type { ChangeMarker } from '@showroom/contracts/markers';
 import { formatMeasure, measureSignal } from '@showroom/contracts/scenario-signals';
 import type {
   ScenarioFlagChange,
   ScenarioProofList,
+  ScenarioRollout,
   ScenarioRun,
   ScenarioStartResult,
   ScenarioView,
 } from '@showroom/contracts/scenarios';
+import { scenarioAutopilotName } from '@showroom/contracts/scenarios';
 import type { ScenarioCatalogue } from './catalogue.js';
 import type { FlagRestore, ScenarioRepository } from './repository.js';
 import { loadScenarioSessions } from './signals.js';
@@ -25,6 +34,20 @@ export type ScenarioService = ReturnType<typeof createScenarioService>;
 /** Operator names in the flag audit: whose change it was, through which scenario. */
 const auditOperator = (scenarioId: string, operator: string) =>
   `${operator} (scenario ${scenarioId})`;
+
+/** Whether a flag audit entry was made by a scenario (its own marker tells the change). */
+export const madeByScenario = (auditedOperator: string) =>
+  /\(scenario [a-z0-9-]+\)$/.test(auditedOperator);
+
+/** A scenario's rollout as the guard it puts, its minutes made milliseconds. */
+export function rolloutGuard(rollout: ScenarioRollout, minuteMs: number): GuardBody {
+  const { flag: _flag, holdMinutes, checkEveryMinutes, ...guard } = rollout;
+  return {
+    ...guard,
+    holdMs: Math.round(holdMinutes * minuteMs),
+    checkEveryMs: Math.max(GUARD_CHECK_EVERY_MIN_MS, Math.round(checkEveryMinutes * minuteMs)),
+  };
+}
 
 /**
  * Starting and stopping scenarios, and their proofs (docs/decisions/011-scenario-catalogue.md).
@@ -38,8 +61,20 @@ export function createScenarioService(options: {
   flags: FlagsRepository;
   repository: ScenarioRepository;
   now: () => number;
+  /** Puts and removes the guard of a scenario's rollout (decision 019). */
+  guards?: Pick<GuardService, 'put' | 'remove'>;
+  /** The autopilot a scenario's schedule runs on (decision 018; created after this service). */
+  autopilot?: () => Pick<AutopilotService, 'state' | 'startPlan' | 'stop'>;
 }) {
   const { db, catalogue, flags, repository, now } = options;
+  const guards = () => {
+    if (!options.guards) throw new Error('scenario service: no guard service given');
+    return options.guards;
+  };
+  const autopilot = () => {
+    if (!options.autopilot) throw new Error('scenario service: no autopilot given');
+    return options.autopilot();
+  };
 
   const scenarioOf = (id: string): ScenarioView => {
     const scenario = catalogue.find(id);
@@ -57,12 +92,27 @@ export function createScenarioService(options: {
       if (allocation) {
         restore.allocation = allocation.key;
         restore.rolloutPercentage = allocationRolloutPercentage(allocation);
+        if (change.rules !== undefined) restore.rules = allocation.rules ?? [];
+        const served = allocation.splits[0]?.variationKey;
+        if (change.variation !== undefined && served !== undefined) restore.variation = served;
       }
     }
     return restore;
   };
 
   const apply = async (change: FlagRestore | ScenarioFlagChange, operator: string) => {
+    if (change.variation !== undefined && change.allocation !== undefined) {
+      const { allocation, variation } = change;
+      await flags.changeFlag(change.flag, operator, (flag) =>
+        setAllocationVariation(flag, allocation, variation),
+      );
+    }
+    if (change.rules !== undefined && change.allocation !== undefined) {
+      const { allocation, rules } = change;
+      await flags.changeFlag(change.flag, operator, (flag) =>
+        setAllocationRules(flag, allocation, rules),
+      );
+    }
     if (change.rolloutPercentage !== undefined && change.allocation !== undefined) {
       const { allocation, rolloutPercentage } = change;
       await flags.changeFlag(change.flag, operator, (flag) =>
@@ -82,12 +132,31 @@ export function createScenarioService(options: {
 
     activeRuns: (): Promise<ScenarioRun[]> => repository.activeRuns(),
 
-    async start(id: string, operator: string): Promise<ScenarioStartResult> {
+    /**
+     * Starts a scenario: its flag changes, then its guarded rollout (the guard sets the first
+     * step) and its autopilot schedule, with `minuteMs` for each of its minutes. A part that
+     * cannot start undoes the others (docs/decisions/020-guarded-rollout-scenario.md).
+     */
+    async start(id: string, operator: string, minuteMs = MINUTE_MS): Promise<ScenarioStartResult> {
       const scenario = scenarioOf(id);
-      if (scenario.flagChanges.length === 0) return { scenario, run: null, link: scenario.link };
+      if (!changesFlagService(scenario)) return { scenario, run: null, link: scenario.link };
       const active = await repository.activeRun(id);
       if (active) return { scenario, run: active.run, link: scenario.link };
-      const restore = await Promise.all(scenario.flagChanges.map(restoreOf));
+      if (scenario.autopilot) {
+        const state = await autopilot().state();
+        if (state.status === 'running' || state.status === 'paused') {
+          throw conflict(
+            'AUTOPILOT_STATE',
+            `The autopilot is ${state.status}: stop it before starting scenario "${id}"`,
+          );
+        }
+      }
+      const { rollout } = scenario;
+      const changed = [
+        ...scenario.flagChanges,
+        ...(rollout ? [{ flag: rollout.flag, allocation: rollout.allocation }] : []),
+      ];
+      const restore = await Promise.all(changed.map(restoreOf));
       for (const change of scenario.flagChanges) await apply(change, auditOperator(id, operator));
       const at = now();
       const run = await repository.startRun(id, operator, at, restore);
@@ -99,15 +168,45 @@ export function createScenarioService(options: {
         at,
         before: restore,
         after: scenario.flagChanges,
-        flags: scenario.flagChanges.map((change) => change.flag),
+        flags: [...new Set(changed.map((change) => change.flag))],
       });
+      try {
+        if (rollout) {
+          await guards().put(
+            rollout.flag,
+            rolloutGuard(rollout, minuteMs),
+            auditOperator(id, operator),
+          );
+        }
+        if (scenario.autopilot) {
+          const { profile, seed } = scenario.autopilot;
+          await autopilot().startPlan(
+            scenarioAutopilotName(id),
+            { ...profile, minuteMs },
+            seed,
+            auditOperator(id, operator),
+          );
+        }
+      } catch (err) {
+        await this.stop(id, operator);
+        throw err;
+      }
       return { scenario, run, link: scenario.link };
     },
 
+    /** Stops a scenario: its autopilot schedule, its guard, then its flags as they were. */
     async stop(id: string, operator: string): Promise<ScenarioRun | null> {
-      scenarioOf(id);
+      const scenario = scenarioOf(id);
       const active = await repository.activeRun(id);
       if (!active) return null;
+      if (scenario.autopilot) {
+        const state = await autopilot().state();
+        const ours = state.profileName === scenarioAutopilotName(id);
+        if (ours && (state.status === 'running' || state.status === 'paused')) {
+          await autopilot().stop(auditOperator(id, operator));
+        }
+      }
+      if (scenario.rollout) await guards().remove(scenario.rollout.flag);
       for (const restore of [...active.restore].reverse()) {
         await apply(restore, auditOperator(id, operator));
       }
@@ -121,7 +220,7 @@ export function createScenarioService(options: {
         at,
         before: null,
         after: active.restore,
-        flags: active.restore.map((restore) => restore.flag),
+        flags: [...new Set(active.restore.map((restore) => restore.flag))],
       });
       return run;
     },
