@@ -58,3 +58,51 @@ export const BuildMarkerResultSchema = Type.Object({
   /** The new marker, or null when this build was already the latest one recorded. */
   marker: Type.Union([ChangeMarkerSchema, Type.Null()]),
 });
+
+/**
+ * A flag's incident timeline (docs/decisions/020-guarded-rollout-scenario.md): its change
+ * markers and the browser errors of the sessions that carried the flag, oldest first, so a
+ * rollout's steps, a fault, the errors it caused and the guard's rollback read in order.
+ */
+export const TIMELINE_LIMIT_DEFAULT = 200;
+
+export const TimelineQuerySchema = Type.Object({
+  flag: Type.String({ minLength: 1, maxLength: 200, description: 'The flag whose timeline' }),
+  since: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Epoch ms, inclusive; default: an hour ago' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MARKER_LIST_MAX, default: TIMELINE_LIMIT_DEFAULT }),
+  ),
+});
+export type TimelineQuery = Static<typeof TimelineQuerySchema>;
+
+export const TimelineEntrySchema = Type.Union([
+  Type.Object({
+    kind: Type.Literal('marker'),
+    at: Type.Integer(),
+    marker: ChangeMarkerSchema,
+  }),
+  Type.Object({
+    kind: Type.Literal('errors'),
+    /** The first error of the run, epoch ms. */
+    at: Type.Integer(),
+    /** The last error of the run, epoch ms. */
+    until: Type.Integer(),
+    /** The error's message (as the browser monitoring stored it). */
+    message: Type.String(),
+    /** The flag's variant in the sessions that had the errors (as RUM stores it). */
+    variant: Type.Union([Type.String(), Type.Null()]),
+    count: Type.Integer({ minimum: 1 }),
+    sessions: Type.Integer({ minimum: 1 }),
+  }),
+]);
+export type TimelineEntry = Static<typeof TimelineEntrySchema>;
+
+export const TimelineSchema = Type.Object({
+  flag: Type.String(),
+  since: Type.Integer(),
+  /** Oldest first; errors of one message and variant between two markers are one entry. */
+  entries: Type.Array(TimelineEntrySchema),
+});
+export type Timeline = Static<typeof TimelineSchema>;

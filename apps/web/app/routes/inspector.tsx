@@ -3,7 +3,7 @@ import type { Route } from './+types/inspector';
 import { BarChart } from '../components/bar-chart';
 import { apiGet } from '../lib/api.server';
 import type { MonitoringStats, SessionSummary } from '@showroom/contracts/monitoring';
-import type { ChangeMarker, MarkerList } from '@showroom/contracts/markers';
+import type { ChangeMarker, MarkerList, Timeline } from '@showroom/contracts/markers';
 import type { ScenarioProofList } from '@showroom/contracts/scenarios';
 import {
   describeMarker,
@@ -63,13 +63,65 @@ export async function loader({ request }: Route.LoaderArgs) {
     apiGet<MarkerList>(`/markers?limit=${MARKER_LIMIT}`, request),
     apiGet<ScenarioProofList>(`/scenarios/proofs?sessions=${PROOF_SESSIONS}`, request),
   ]);
-  return { stats, sessions: list.sessions, limit, markers: markers.markers, proofs };
+  // The timeline of the flag asked for, else of the flag a guard acted on last.
+  const asked = new URL(request.url).searchParams.get('timeline');
+  const timelineFlag =
+    asked && /^[\w.-]{1,200}$/.test(asked)
+      ? asked
+      : (markers.markers.find((marker) => marker.kind === 'guard')?.subject ?? null);
+  const timeline = timelineFlag
+    ? await apiGet<Timeline>(
+        `/markers/timeline?flag=${encodeURIComponent(timelineFlag)}&limit=${TIMELINE_LIMIT}`,
+        request,
+      )
+    : null;
+  return { stats, sessions: list.sessions, limit, markers: markers.markers, proofs, timeline };
+}
+
+/** Entries of a flag's incident timeline shown (the newest). */
+const TIMELINE_LIMIT = 100;
+
+/**
+ * A flag's incident timeline (docs/decisions/020-guarded-rollout-scenario.md), oldest first:
+ * changes, and the browser errors of the flag's sessions between them.
+ */
+function IncidentTimeline({ timeline }: { timeline: Timeline }) {
+  if (timeline.entries.length === 0) {
+    return <p className="muted">Nothing changed and no error in the last hour.</p>;
+  }
+  return (
+    <ol
+      className="chart-markers"
+      data-testid="timeline"
+      aria-label={`Timeline of ${timeline.flag}`}
+    >
+      {timeline.entries.map((entry, index) => (
+        <li
+          key={entry.kind === 'marker' ? entry.marker.id : `errors-${entry.at}-${index}`}
+          data-entry-kind={entry.kind === 'marker' ? entry.marker.kind : 'errors'}
+          data-entry-action={entry.kind === 'marker' ? entry.marker.action : undefined}
+        >
+          <time dateTime={new Date(entry.at).toISOString()}>{formatTime(entry.at)}</time>{' '}
+          {entry.kind === 'marker' ? (
+            describeMarker(entry.marker)
+          ) : (
+            <span className="timeline__errors">
+              {plural(entry.count, 'error')} “{entry.message}” in{' '}
+              {plural(entry.sessions, 'session')} with {timeline.flag} ={' '}
+              {entry.variant ?? 'both variants'}
+              {entry.until > entry.at ? ` until ${formatTime(entry.until)}` : ''}
+            </span>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 /** /inspector: the monitored sessions the local intake stored, and live counts per variant. */
 export default function InspectorPage({ loaderData }: Route.ComponentProps) {
   const { stats, sessions, updatedAt, stale } = useLiveMonitoring(loaderData);
-  const { markers, proofs } = loaderData;
+  const { markers, proofs, timeline } = loaderData;
   const markersOf = (flag: string) => markers.filter((marker) => marker.flags.includes(flag));
   // A chart for every flag sessions carried, and for every flag changed lately.
   const chartFlags = [
@@ -159,6 +211,32 @@ export default function InspectorPage({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </ScrollRegion>
+
+      <h2 id="timeline">Timeline</h2>
+      <form method="get" className="inspector__timeline-form" action="#timeline">
+        <label>
+          Flag{' '}
+          <select name="timeline" defaultValue={timeline?.flag ?? ''}>
+            {chartFlags.map((flag) => (
+              <option key={flag.key} value={flag.key}>
+                {flag.key}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <button type="submit" className="button">
+          Show
+        </button>
+      </form>
+      {timeline ? (
+        <ScrollRegion label="Timeline">
+          <IncidentTimeline timeline={timeline} />
+        </ScrollRegion>
+      ) : (
+        <p className="muted">
+          Choose a flag: its changes, the faults and the browser errors of its sessions, in order.
+        </p>
+      )}
 
       <h2>Changes</h2>
       {markers.length === 0 ? (

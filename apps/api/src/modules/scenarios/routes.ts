@@ -6,6 +6,8 @@ import {
   BuildMarkerResultSchema,
   MarkerListSchema,
   MarkerQuerySchema,
+  TimelineQuerySchema,
+  TimelineSchema,
 } from '@showroom/contracts/markers';
 import {
   ProofQuerySchema,
@@ -13,15 +15,22 @@ import {
   ScenarioListSchema,
   ScenarioParamsSchema,
   ScenarioProofListSchema,
+  ScenarioStartQuerySchema,
   ScenarioStartResultSchema,
   ScenarioStopResultSchema,
 } from '@showroom/contracts/scenarios';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { readIncidentTimeline } from './incident-timeline.js';
 import type { ScenarioRepository } from './repository.js';
 import type { ScenarioService } from './service.js';
 
 export interface ScenarioRoutesOptions {
   scenarios: ScenarioService;
   repository: ScenarioRepository;
+  /** The incident timeline reads the stored browser errors too. */
+  db: Kysely<Database>;
+  now: () => number;
 }
 
 /** Who starts or stops a scenario when the request does not say. */
@@ -33,7 +42,7 @@ const DEFAULT_OPERATOR = 'presenter';
  */
 export const scenarioRoutes: FastifyPluginAsyncTypebox<ScenarioRoutesOptions> = async (
   app,
-  { scenarios, repository },
+  { scenarios, repository, db, now },
 ) => {
   app.get(
     '/scenarios',
@@ -69,12 +78,17 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<ScenarioRoutesOptions> = 
         summary:
           'Starts a scenario: makes its flag changes (until stopped) and answers the link to open',
         params: ScenarioParamsSchema,
+        querystring: ScenarioStartQuerySchema,
         headers: OperatorHeadersSchema,
-        response: { 200: ScenarioStartResultSchema, 400: errorRef, 404: errorRef },
+        response: { 200: ScenarioStartResultSchema, 400: errorRef, 404: errorRef, 409: errorRef },
       },
     },
     async (request) =>
-      scenarios.start(request.params.id, request.headers['x-operator'] ?? DEFAULT_OPERATOR),
+      scenarios.start(
+        request.params.id,
+        request.headers['x-operator'] ?? DEFAULT_OPERATOR,
+        request.query.minuteMs,
+      ),
   );
 
   app.post(
@@ -107,6 +121,20 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<ScenarioRoutesOptions> = 
       },
     },
     async (request) => ({ markers: await repository.listMarkers(request.query) }),
+  );
+
+  app.get(
+    '/markers/timeline',
+    {
+      schema: {
+        tags: ['scenarios'],
+        summary:
+          "A flag's incident timeline, oldest first: its change markers and the browser errors of the sessions that carried it",
+        querystring: TimelineQuerySchema,
+        response: { 200: TimelineSchema, 400: errorRef },
+      },
+    },
+    async (request) => readIncidentTimeline(db, repository, request.query, now()),
   );
 
   app.post(
