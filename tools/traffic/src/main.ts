@@ -11,7 +11,7 @@ import { formatSummary } from './summary.js';
 
 const USAGE = `npm run traffic -- [options]
   --profile <name|file>     steady (default), lunch-spike, checkout-heavy, experiment,
-                            or a JSON file
+                            guarded-rollout, or a JSON file
   --base-url <url>          the shop (http://localhost:3000)
   --sessions <n>            stop after n sessions
   --duration <time>         or after 90s, 10m, 1h (running sessions finish)

@@ -10,6 +10,7 @@ describe('traffic profiles', () => {
     expect(files.sort()).toEqual([
       'checkout-heavy.json',
       'experiment.json',
+      'guarded-rollout.json',
       'lunch-spike.json',
       'steady.json',
     ]);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { Scenario } from '@showroom/contracts/scenarios';
+import { changesFlagService } from '@showroom/contracts/scenario-link';
 import type { SessionSummary } from '@showroom/contracts/monitoring';
 import type { TrafficProfile } from '@showroom/contracts/traffic';
 import { isControlUrl, readControlUrl, watchControlFile, type ControlWatcher } from './control.js';
@@ -403,7 +404,8 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficSummar
 
   // Scenarios that changed flags for everyone are put back.
   for (const id of startedScenarios) {
-    if ((scenarios.get(id)?.flagChanges.length ?? 0) === 0) continue;
+    const scenario = scenarios.get(id);
+    if (!scenario || !changesFlagService(scenario)) continue;
     await fetch(`${origin}/api/scenarios/${encodeURIComponent(id)}/stop`, {
       method: 'POST',
       headers: { 'x-operator': `traffic ${runId}`, ...OPERATOR_HEADERS },

@@ -1,5 +1,5 @@
 import { Form } from 'react-router';
-import { scenarioStartPath } from '@showroom/contracts/scenario-link';
+import { changesFlagService, scenarioStartPath } from '@showroom/contracts/scenario-link';
 import type { ScenarioRun, ScenarioView } from '@showroom/contracts/scenarios';
 
 function describeChange(change: ScenarioView['flagChanges'][number]): string {
@@ -8,7 +8,33 @@ function describeChange(change: ScenarioView['flagChanges'][number]): string {
     parts.push(`${change.allocation} to ${change.rolloutPercentage} %`);
   }
   if (change.enabled !== undefined) parts.push(change.enabled ? 'on' : 'off');
+  for (const rule of change.rules ?? []) {
+    const conditions = rule.conditions.map(
+      (condition) =>
+        `${condition.attribute} ${condition.operator} ${JSON.stringify(condition.value)}`,
+    );
+    parts.push(`only where ${conditions.join(' and ')}`);
+  }
   return `${change.flag}: ${parts.join(', ')}`;
+}
+
+function describeRollout(rollout: NonNullable<ScenarioView['rollout']>): string {
+  const steps = rollout.steps.map((step) => `${step} %`).join(' → ');
+  return (
+    `${rollout.flag} ${rollout.treatment} to ${steps}, each held ${rollout.holdMinutes} min; ` +
+    `guard: ${rollout.metric.kind} worse than ${rollout.control} by > ${rollout.margin} ` +
+    `(≥ ${rollout.minSessions} sessions each) → ${rollout.action}`
+  );
+}
+
+function describeAutopilot(autopilot: NonNullable<ScenarioView['autopilot']>): string {
+  const { profile } = autopilot;
+  const range = ({ min, max }: { min: number; max: number }) =>
+    min === max ? `${min}` : `${min}–${max}`;
+  return (
+    `after ${range(profile.quietMinutes)} min: ${profile.scenarios.join(', ')} ` +
+    `for ${range(profile.faultMinutes)} min (seed ${autopilot.seed})`
+  );
 }
 
 /** One scenario of the catalogue: what it shows and changes, its signal, Start and Stop. */
@@ -56,6 +82,18 @@ export function ScenarioCard({
             </dd>
           </>
         ) : null}
+        {scenario.rollout ? (
+          <>
+            <dt>Guarded rollout</dt>
+            <dd data-testid="scenario-rollout">{describeRollout(scenario.rollout)}</dd>
+          </>
+        ) : null}
+        {scenario.autopilot ? (
+          <>
+            <dt>Autopilot</dt>
+            <dd data-testid="scenario-autopilot">{describeAutopilot(scenario.autopilot)}</dd>
+          </>
+        ) : null}
         <dt>Pages</dt>
         <dd>
           {scenario.pages.map((page) => (
@@ -74,7 +112,7 @@ export function ScenarioCard({
         >
           Start
         </a>
-        {scenario.flagChanges.length > 0 ? (
+        {changesFlagService(scenario) ? (
           <Form method="post" action="/scenarios">
             <input type="hidden" name="intent" value="stop" />
             <input type="hidden" name="id" value={scenario.id} />

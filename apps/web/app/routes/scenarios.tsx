@@ -53,6 +53,7 @@ const CATEGORY_TITLES: Record<ScenarioView['category'], string> = {
   switch: 'Query switches: one browser at a time',
   fault: 'Faults: every shopper the flag targets, until stopped',
   page: 'Pages',
+  rollout: 'Guarded rollouts: a flag rolls out in steps and protects itself',
 };
 
 /**
