@@ -1,5 +1,20 @@
 import { Type, type Static } from 'typebox';
 import { literalUnion } from './catalog.js';
+import {
+  GUARD_ACTIONS,
+  GUARD_CHECK_EVERY_DEFAULT_MS,
+  GUARD_CHECK_EVERY_MAX_MS,
+  GUARD_CHECK_EVERY_MIN_MS,
+  GUARD_ERROR_MAX_LENGTH,
+  GUARD_HOLD_MAX_MS,
+  GUARD_METRIC_KINDS,
+  GUARD_MIN_SESSIONS_MAX,
+  GUARD_NAME_MAX_LENGTH,
+  GUARD_STATUSES,
+  GUARD_STEPS_MAX,
+} from './guard-constants.js';
+
+export * from './guard-constants.js';
 
 /**
  * Guarded rollouts (docs/decisions/019-guarded-rollouts.md): a flag allocation's rollout carries
@@ -8,73 +23,51 @@ import { literalUnion } from './catalog.js';
  * step the rollout up while the guard holds.
  */
 
-export const GUARD_METRIC_KINDS = [
-  'action-error-rate',
-  'js-errors-per-session',
-  'p75-lcp',
-  'payment-decline-rate',
-] as const;
-export type GuardMetricKind = (typeof GUARD_METRIC_KINDS)[number];
-
-export const GUARD_ACTIONS = ['rollback', 'hold'] as const;
-export type GuardAction = (typeof GUARD_ACTIONS)[number];
-
-export const GUARD_STATUSES = ['watching', 'tripped', 'rolled-back', 'held', 'completed'] as const;
-export type GuardStatus = (typeof GUARD_STATUSES)[number];
-
-/** What a guard's 'guard' markers record (packages/contracts/src/markers.ts). */
-export const GUARD_MARKER_ACTIONS = [
-  'step',
-  'tripped',
-  'rolled-back',
-  'held',
-  'completed',
-] as const;
-export type GuardMarkerAction = (typeof GUARD_MARKER_ACTIONS)[number];
-
-export const GUARD_CHECK_EVERY_MIN_MS = 1_000;
-export const GUARD_CHECK_EVERY_DEFAULT_MS = 15_000;
-
 export const GuardMetricSchema = Type.Object({
   kind: literalUnion(GUARD_METRIC_KINDS),
   /**
    * action-error-rate: the RUM action a success sends (e.g. "place order"). The rate is
    * failures / (failures + actions).
    */
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  action: Type.Optional(Type.String({ minLength: 1, maxLength: GUARD_NAME_MAX_LENGTH })),
   /** action-error-rate: the RUM error message a failure sends; absent: every error counts. */
-  error: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  error: Type.Optional(Type.String({ minLength: 1, maxLength: GUARD_ERROR_MAX_LENGTH })),
   /** p75-lcp: the page's path ("/checkout"); a view counts when its URL's path is this one. */
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^/' })),
+  page: Type.Optional(
+    Type.String({ minLength: 1, maxLength: GUARD_NAME_MAX_LENGTH, pattern: '^/' }),
+  ),
 });
 export type GuardMetric = Static<typeof GuardMetricSchema>;
 
 /** PUT /flags/{key}/guard: the guard of one allocation of the flag (one guard per flag). */
 export const GuardBodySchema = Type.Object({
-  allocation: Type.String({ minLength: 1, maxLength: 200 }),
+  allocation: Type.String({ minLength: 1, maxLength: GUARD_NAME_MAX_LENGTH }),
   metric: GuardMetricSchema,
   /** The variation key every subject gets when the allocation takes nobody (e.g. "off"). */
-  control: Type.String({ minLength: 1, maxLength: 200 }),
+  control: Type.String({ minLength: 1, maxLength: GUARD_NAME_MAX_LENGTH }),
   /** The variation key the allocation rolls out (e.g. "on"). */
-  treatment: Type.String({ minLength: 1, maxLength: 200 }),
+  treatment: Type.String({ minLength: 1, maxLength: GUARD_NAME_MAX_LENGTH }),
   /**
    * Absolute, in the metric's own unit (a rate as a fraction 0–1, errors per session, ms): the
    * guard trips when treatment − control > margin.
    */
   margin: Type.Number({ minimum: 0 }),
   /** Sessions each variant needs in the window before the guard may trip. */
-  minSessions: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  minSessions: Type.Integer({ minimum: 1, maximum: GUARD_MIN_SESSIONS_MAX }),
   action: literalUnion(GUARD_ACTIONS),
   /** Rollout percentages to step through, rising (e.g. [5, 25, 50, 100]); absent: no stepping. */
   steps: Type.Optional(
-    Type.Array(Type.Number({ minimum: 0, maximum: 100 }), { minItems: 1, maxItems: 20 }),
+    Type.Array(Type.Number({ minimum: 0, maximum: 100 }), {
+      minItems: 1,
+      maxItems: GUARD_STEPS_MAX,
+    }),
   ),
   /** How long the guard must hold at a step before the next one, ms. */
-  holdMs: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3_600_000 }),
+  holdMs: Type.Integer({ minimum: 0, maximum: GUARD_HOLD_MAX_MS }),
   checkEveryMs: Type.Optional(
     Type.Integer({
       minimum: GUARD_CHECK_EVERY_MIN_MS,
-      maximum: 3_600_000,
+      maximum: GUARD_CHECK_EVERY_MAX_MS,
       default: GUARD_CHECK_EVERY_DEFAULT_MS,
     }),
   ),

@@ -64,7 +64,8 @@ export type ApiWriteResult<T> =
 
 /**
  * Sends a write to the api from an action. A 4xx comes back as a value for the page to show
- * (the api names the field); a network failure or 5xx becomes the error page.
+ * (the api names the field); a network failure or 5xx becomes the error page. A `body` of
+ * `undefined` sends none (a DELETE): the api refuses an empty body declared as JSON.
  */
 export async function apiSend<T>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -77,8 +78,12 @@ export async function apiSend<T>(
   try {
     response = await fetch(`${apiTarget()}${path}`, {
       method,
-      headers: { ...forwardedHeaders(request), 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
+      headers: {
+        ...forwardedHeaders(request),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
     throw data(

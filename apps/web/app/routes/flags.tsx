@@ -1,10 +1,11 @@
 import { Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/flags';
 import { FlagCard } from '../components/flags/flag-card';
+import type { GuardFormOutcome } from '../components/flags/guard-form';
 import { apiGet, apiSend } from '../lib/api.server';
 import type { AuditEntry, FlagList } from '@showroom/contracts/flags-admin';
 import type { GuardList } from '@showroom/contracts/guards';
-import { parseRuleValue } from '../lib/flags-admin';
+import { guardBodyOfForm, parseRuleValue } from '../lib/flags-admin';
 import { pageMeta } from '../lib/page-meta';
 
 export function meta() {
@@ -61,16 +62,26 @@ export async function action({ request }: Route.ActionArgs) {
             },
           ];
     result = await apiSend('PUT', `${path}/rules`, { allocationKey, rules }, request, operator);
+  } else if (intent === 'guard') {
+    // Guarded rollouts (docs/decisions/019-guarded-rollouts.md): create or replace the guard.
+    result = await apiSend('PUT', `${path}/guard`, guardBodyOfForm(form), request, operator);
+  } else if (intent === 'remove-guard') {
+    result = await apiSend('DELETE', `${path}/guard`, undefined, request, operator);
   } else {
-    return { flag, error: `Unknown change "${intent}"` };
+    return { flag, intent, error: `Unknown change "${intent}"`, field: null };
   }
   return result.ok
-    ? { flag, error: null }
+    ? { flag, intent, error: null, field: null }
     : {
         flag,
+        intent,
         error: `${result.error?.message ?? 'Change refused'}${result.error?.field ? ` (${result.error.field})` : ''}`,
+        field: result.error?.field ?? null,
       };
 }
+
+/** Changes whose refusal the flag's guard form shows, beside the fields it names. */
+const GUARD_INTENTS = new Set(['guard', 'remove-guard']);
 
 export default function FlagsPage({ loaderData }: Route.ComponentProps) {
   const outcome = useActionData<typeof action>();
@@ -90,7 +101,7 @@ export default function FlagsPage({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       </header>
-      {outcome?.error ? (
+      {outcome?.error && !GUARD_INTENTS.has(outcome.intent) ? (
         <p className="form-error" role="alert" data-testid="flags-error">
           {outcome.flag}: {outcome.error}
         </p>
@@ -102,6 +113,11 @@ export default function FlagsPage({ loaderData }: Route.ComponentProps) {
             flag={flag}
             busy={busy}
             guard={guards.find((guard) => guard.flag === flag.key)}
+            guardOutcome={
+              outcome?.error && outcome.flag === flag.key && GUARD_INTENTS.has(outcome.intent)
+                ? (outcome as GuardFormOutcome)
+                : undefined
+            }
           />
         ))}
       </div>

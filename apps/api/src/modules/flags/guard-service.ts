@@ -3,6 +3,7 @@ import type { Database, FlagGuardTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import {
   GUARD_CHECK_EVERY_DEFAULT_MS,
+  GUARD_METRIC_FIELDS,
   type GuardBody,
   type GuardCheck,
   type GuardDefinition,
@@ -133,11 +134,11 @@ export function createGuardService({ db, flags, addMarker, now }: GuardServiceOp
     if (!allocation.splits.some((split) => split.variationKey === body.treatment)) {
       throw badRequest('treatment', `Allocation "${body.allocation}" does not serve treatment`);
     }
-    if (body.metric.kind === 'action-error-rate' && body.metric.action === undefined) {
-      throw badRequest('metric.action', 'metric.action is required for action-error-rate');
-    }
-    if (body.metric.kind === 'p75-lcp' && body.metric.page === undefined) {
-      throw badRequest('metric.page', 'metric.page is required for p75-lcp');
+    // The same list tells the /flags page's guard form which metric fields to ask for.
+    for (const field of GUARD_METRIC_FIELDS[body.metric.kind].required) {
+      if (body.metric[field] === undefined) {
+        throw badRequest(`metric.${field}`, `metric.${field} is required for ${body.metric.kind}`);
+      }
     }
     if (body.steps && body.steps.some((step, i) => i > 0 && step <= (body.steps?.[i - 1] ?? 0))) {
       throw badRequest('steps', 'steps must rise strictly');

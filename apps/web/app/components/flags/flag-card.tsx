@@ -3,6 +3,7 @@ import { TARGETING_ATTRIBUTES } from '@showroom/contracts/flag-subject';
 import type { FlagAllocation, FlagView } from '@showroom/contracts/flags-admin';
 import type { GuardState } from '@showroom/contracts/guards';
 import { RULE_OPERATORS, describeCondition } from '../../lib/flags-admin';
+import { GuardForm, type GuardFormOutcome } from './guard-form';
 import { GuardPanel } from './guard-panel';
 
 /** One flag on the operator page: variations with live exposures, allocations and controls. */
@@ -10,10 +11,13 @@ export function FlagCard({
   flag,
   busy,
   guard,
+  guardOutcome,
 }: {
   flag: FlagView;
   busy: boolean;
   guard?: GuardState | undefined;
+  /** The api's refusal of this flag's last guard change, shown by its guard form. */
+  guardOutcome?: GuardFormOutcome | undefined;
 }) {
   const maxExposures = Math.max(1, ...flag.variations.map((variation) => variation.exposures));
   return (
@@ -85,6 +89,14 @@ export function FlagCard({
         ))}
       </ol>
       {guard ? <GuardPanel guard={guard} /> : null}
+      {/* A new or replaced guard starts the form afresh from its definition. */}
+      <GuardForm
+        key={guard?.createdAt ?? 'none'}
+        flag={flag}
+        guard={guard}
+        busy={busy}
+        outcome={guardOutcome}
+      />
     </article>
   );
 }
