@@ -371,7 +371,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     let checker: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', async () => {
       checker = startRepeatingJob(
-        () => guards.checkDue(),
+        async () => {
+          // What this replica changed, logged by it: with several replicas, the one that acted
+          // (docs/decisions/019-guarded-rollouts.md).
+          for (const outcome of await guards.checkDue()) {
+            if (outcome.acted && outcome.decision !== 'none') {
+              app.log.info({ flag: outcome.flag, decision: outcome.decision }, 'guard acted');
+            }
+          }
+        },
         intervalMs,
         app.log,
         'guard check failed',
@@ -396,7 +404,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (tickMs > 0) {
     let ticker: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', async () => {
-      ticker = startRepeatingJob(() => autopilot.tick(), tickMs, app.log, 'autopilot tick failed');
+      ticker = startRepeatingJob(
+        async () => {
+          const steps = await autopilot.tick();
+          // Logged by the replica that applied them (docs/decisions/018-autopilot.md).
+          if (steps.length > 0) {
+            app.log.info({ steps, replica: autopilot.replicaId }, 'autopilot applied steps');
+          }
+        },
+        tickMs,
+        app.log,
+        'autopilot tick failed',
+      );
     });
     app.addHook('onClose', async () => ticker?.stop());
   }

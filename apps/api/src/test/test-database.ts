@@ -7,6 +7,11 @@ import { migrateToLatest } from '../db/migrate.js';
 
 export interface TestDatabase {
   database: DatabaseHandle;
+  /**
+   * The environment that points an api process (server.ts) at this database: DATA_DIR holding
+   * the SQLite file under the name server.ts opens, or DATABASE_URL (with a DATA_DIR of its own).
+   */
+  serverEnv: { DATA_DIR: string; DATABASE_URL: string };
   /** Closes the connection and removes the file or drops the database. */
   destroy(): Promise<void>;
 }
@@ -20,10 +25,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (serverUrl) return createPostgresTestDatabase(serverUrl);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-test-'));
-  const database = openDatabase({ sqliteFile: path.join(dir, 'test.db') });
+  // showroom.db: the file server.ts opens in DATA_DIR, so a spawned api can share it.
+  const database = openDatabase({ sqliteFile: path.join(dir, 'showroom.db') });
   await migrateToLatest(database.db);
   return {
     database,
+    serverEnv: { DATA_DIR: dir, DATABASE_URL: '' },
     async destroy() {
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -42,10 +49,13 @@ async function createPostgresTestDatabase(serverUrl: string): Promise<TestDataba
   url.pathname = `/${name}`;
   const database = openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
   await migrateToLatest(database.db);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-test-'));
   return {
     database,
+    serverEnv: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
     async destroy() {
       await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       // The pool's clients finish closing asynchronously; forcing the drop while they do makes

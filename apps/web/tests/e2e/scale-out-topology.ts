@@ -15,6 +15,11 @@ import { startSecondApi, startSecondWeb, type SecondServer } from './monitoring-
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 /** Shared by the api replicas: a session cookie signed by one is valid on the other. */
 const SESSION_SECRET = 'scale-out-test-session-secret-0123456789abcdef';
+/**
+ * How often each api replica looks for a guarded rollout due a check (default 1 s): often, so
+ * both replicas race for each check (docs/decisions/019-guarded-rollouts.md).
+ */
+const GUARD_CHECK_INTERVAL_MS = '200';
 
 export interface TopologyPorts {
   /** nginx's port for the browser (the web replicas behind it). */
@@ -30,6 +35,9 @@ export interface Pass {
   port: number;
   /** `127.0.0.1:<port>` of the replica that answered. */
   upstream: string;
+  status: number;
+  method: string;
+  uri: string;
 }
 
 export interface Topology {
@@ -39,11 +47,25 @@ export interface Topology {
   apiReplica(index: 0 | 1): string;
   /** Kills api replica `index` with SIGKILL (nginx then sends everything to the other). */
   killApi(index: 0 | 1): Promise<void>;
+  /** The JSON log lines api replica `index` printed so far (it logs at info). */
+  apiLogLines(index: 0 | 1): Record<string, unknown>[];
   /** Every request nginx passed so far: its own port and the upstream that answered. */
   passes(): Pass[];
   /** A client of the topology's own database. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  /**
+   * Locks `table` (ACCESS EXCLUSIVE, in a transaction of its own): every other query of it, a
+   * read too, waits until `release()`. Lets a test line the replicas up on the same row.
+   */
+  lockTable(table: string): Promise<TableLock>;
   stop(): Promise<void>;
+}
+
+export interface TableLock {
+  /** How many other connections wait for the lock now. */
+  waiting(): Promise<number>;
+  /** Commits the locking transaction (again: nothing). */
+  release(): Promise<void>;
 }
 
 /** Checks that nginx can run here; the message says how to get it. */
@@ -75,7 +97,7 @@ export async function startTopology(ports: TopologyPorts): Promise<Topology> {
       ports.apis.map(async (port, index) => {
         apis[index] = await startSecondApi(port, webUrl, {
           databaseUrl: database.url,
-          env: { SESSION_SECRET },
+          env: { SESSION_SECRET, GUARD_CHECK_INTERVAL_MS },
         });
         stops.push(() => apis[index]!.stop());
       }),
@@ -92,14 +114,48 @@ export async function startTopology(ports: TopologyPorts): Promise<Topology> {
       async killApi(index) {
         await apis[index]!.kill();
       },
+      apiLogLines: (index) => apis[index]!.logLines(),
       passes: () =>
         nginx.log().map((line) => {
-          const [port, upstreams] = line.split(' ');
-          // An upstream nginx tried and gave up on is listed before the one that answered.
-          return { port: Number(port), upstream: upstreams!.split(',').at(-1)!.trim() };
+          // `$upstream_addr` lists an upstream nginx tried and gave up on before the one that
+          // answered (", "-separated, so it may hold spaces).
+          const match = /^(\d+) (.+) (\d{3}) (\S+) (\S+)$/.exec(line);
+          if (!match) throw new Error(`nginx access log line not understood: ${line}`);
+          const [, port, upstreams, status, method, uri] = match;
+          return {
+            port: Number(port),
+            upstream: upstreams!.split(',').at(-1)!.trim(),
+            status: Number(status),
+            method: method!,
+            uri: uri!,
+          };
         }),
       async query(text, values) {
         return (await pool.query(text, values)).rows;
+      },
+      async lockTable(table) {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        await client.query('BEGIN');
+        await client.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+        let released = false;
+        return {
+          async waiting() {
+            const { rows } = await pool.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                WHERE c.relname = $1 AND NOT l.granted
+                  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+              [table],
+            );
+            return Number(rows[0]?.n ?? 0);
+          },
+          async release() {
+            if (released) return;
+            released = true;
+            await client.query('COMMIT');
+            await client.end();
+          },
+        };
       },
       stop: stopAll,
     };

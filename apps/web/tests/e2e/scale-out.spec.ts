@@ -1,4 +1,12 @@
 import { request as requests, type APIRequestContext, type APIResponse } from '@playwright/test';
+import {
+  AUTOPILOT_PROFILES,
+  planAutopilot,
+  type AutopilotState,
+} from '@showroom/contracts/autopilot';
+import type { GuardBody, GuardState } from '@showroom/contracts/guards';
+import type { ChangeMarker, MarkerList } from '@showroom/contracts/markers';
+import type { ScenarioList } from '@showroom/contracts/scenarios';
 import { expect, test } from './fixtures';
 import { nginxMissing, startTopology, type Topology } from './scale-out-topology';
 import { ADDRESS, CARDS } from './shop-helpers';
@@ -216,6 +224,280 @@ test('a browser journey through nginx alone: browse, cart, order, flags and moni
   const from = topology.passes().length;
   await shopJourney(page, request, topology.webUrl, topology.apiUrl);
   expect(upstreamsSince(from, PORTS.web)).toEqual(addresses(PORTS.webs));
+});
+
+// The autopilot and guarded rollouts act from every api replica's own ticker; only one replica
+// may act on a schedule step or a guard step (docs/decisions/018-autopilot.md, 019-guarded-
+// rollouts.md, docs/architecture.md "Scaling"). Both replicas run, behind nginx, on one database.
+const OPERATOR = { 'x-operator': 'scale-out test' };
+
+/** A GET through `url` answered 200, as JSON. */
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Markers since `since` of `kind` (and the flag, when given) through nginx, oldest first. */
+async function markersOf(
+  request: APIRequestContext,
+  kind: ChangeMarker['kind'],
+  since: number,
+  flag?: string,
+): Promise<ChangeMarker[]> {
+  const query = `since=${since}&limit=500${flag ? `&flag=${flag}` : ''}`;
+  const { markers } = await getJson<MarkerList>(request, `${topology.apiUrl}/markers?${query}`);
+  return markers.filter((marker) => marker.kind === kind).reverse();
+}
+
+/** The api replicas nginx passed requests under one of `prefixes` to, from the `from`th on. */
+function upstreamsOf(from: number, prefixes: string[]): string[] {
+  const passes = topology.passes().slice(from);
+  const upstreams = passes
+    .filter((pass) => pass.port === PORTS.api)
+    .filter((pass) => prefixes.some((prefix) => pass.uri.startsWith(prefix)))
+    .map((pass) => pass.upstream);
+  return [...new Set(upstreams)].sort();
+}
+
+/**
+ * What each api replica logged with message `msg` (app.ts logs what its tickers did), each
+ * line's values picked by `pick`: [replica 1's, replica 2's].
+ */
+function loggedBy<T>(msg: string, pick: (line: Record<string, unknown>) => T[]): [T[], T[]] {
+  const of = (index: 0 | 1) =>
+    topology
+      .apiLogLines(index)
+      .filter((line) => line.msg === msg)
+      .flatMap(pick);
+  return [of(0), of(1)];
+}
+
+test('the autopilot run by both api replicas applies each step of its schedule once, in order', async ({
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const SEED = 8;
+  const from = topology.passes().length;
+  const since = Date.now();
+  const start = await request.post(`${topology.apiUrl}/autopilot/start`, {
+    data: { profile: 'compressed', seed: SEED },
+    headers: OPERATOR,
+  });
+  expect(start.status(), await start.text()).toBe(200);
+  const started = (await start.json()) as AutopilotState;
+  // Both replicas line up on step 0: the autopilot's row is locked while the step comes due, so
+  // each replica's ticker waits on its read; released, both read the same next step at once and
+  // both go to claim it — the conditional UPDATE (decision 018) lets one of them apply it.
+  const lock = await topology.lockTable('autopilot');
+  let waiting = 0;
+  try {
+    await expect
+      .poll(
+        async () => {
+          waiting = await lock.waiting();
+          return waiting >= 2 && Date.now() >= started.steps[0]!.dueAt! + 100;
+        },
+        { timeout: 10_000, intervals: [50] },
+      )
+      .toBe(true);
+  } finally {
+    await lock.release();
+  }
+  const available = (await getJson<ScenarioList>(request, `${topology.apiUrl}/scenarios`)).scenarios
+    .filter((scenario) => scenario.flagChanges.length > 0)
+    .map((scenario) => scenario.id);
+  const plan = planAutopilot(AUTOPILOT_PROFILES.compressed, SEED, available);
+  expect(plan.length).toBeGreaterThan(1);
+  expect(
+    started.steps.map(({ index, offsetMs, turnOn, turnOff }) => ({
+      index,
+      offsetMs,
+      turnOn,
+      turnOff,
+    })),
+  ).toEqual(plan);
+
+  // Polled through nginx: every other read is the other replica's.
+  await expect
+    .poll(
+      async () => (await getJson<AutopilotState>(request, `${topology.apiUrl}/autopilot`)).status,
+      { timeout: 40_000, intervals: [250] },
+    )
+    .toBe('finished');
+
+  const markers = await markersOf(request, 'autopilot', since);
+  expect(markers.map((marker) => marker.action)).toEqual([
+    'start',
+    ...plan.map(() => 'step'),
+    'finish',
+  ]);
+  const steps = markers.filter((marker) => marker.action === 'step');
+  expect(steps.map((marker) => (marker.after as { step: number }).step)).toEqual(
+    plan.map((step) => step.index),
+  );
+  for (const step of plan) {
+    expect(steps[step.index]!.after, `step ${step.index}`).toMatchObject({
+      step: step.index,
+      turnOn: step.turnOn,
+      turnOff: step.turnOff,
+    });
+  }
+  // Each scenario start and stop happened once: no replica repeated one of the other's.
+  const scenarios = (await markersOf(request, 'scenario', since)).filter(
+    (marker) => marker.operator === 'autopilot',
+  );
+  const transitions = plan.reduce((n, step) => n + step.turnOn.length + step.turnOff.length, 0);
+  expect(scenarios).toHaveLength(transitions);
+  expect((await getJson<ScenarioList>(request, `${topology.apiUrl}/scenarios`)).active).toEqual([]);
+
+  // Both replicas were up and answering the autopilot's routes, each with its own ticker; the
+  // steps each one logged as applied by itself add up to the schedule, none twice.
+  expect(upstreamsOf(from, ['/autopilot'])).toEqual(addresses(PORTS.apis));
+  const appliedBy = loggedBy('autopilot applied steps', (line) => line.steps as number[]);
+  expect([...appliedBy[0], ...appliedBy[1]].sort((a, b) => a - b)).toEqual(
+    plan.map((step) => step.index),
+  );
+  console.info(
+    `scale-out: autopilot steps applied by api replica 1: [${appliedBy[0].join(', ')}], ` +
+      `by api replica 2: [${appliedBy[1].join(', ')}]; ${waiting} tickers raced for step 0`,
+  );
+});
+
+test('a guarded rollout checked by both api replicas takes each step once', async ({ request }) => {
+  test.setTimeout(60_000);
+  const FLAG = 'new_checkout_flow';
+  const rolloutOf = async () =>
+    (
+      await getJson<{ allocations: { key: string; rolloutPercentage: number }[] }>(
+        request,
+        `${topology.apiUrl}/flags/${FLAG}`,
+      )
+    ).allocations.find((allocation) => allocation.key === 'rollout')!.rolloutPercentage;
+  const rolloutBefore = await rolloutOf();
+  // Healthy traffic: sessions of both variants, no errors. The guard steps on only once the
+  // comparison counts (minSessions of each variant in the step's window) and never trips.
+  const guard: GuardBody = {
+    allocation: 'rollout',
+    metric: { kind: 'js-errors-per-session' },
+    control: 'off',
+    treatment: 'on',
+    margin: 0.5,
+    minSessions: 2,
+    action: 'rollback',
+    steps: [25, 50, 100],
+    holdMs: 1_500,
+    checkEveryMs: 1_000,
+  };
+  const from = topology.passes().length;
+  const since = Date.now();
+  let waiting = 0;
+  let serial = 0;
+  const sendSessions = async (perVariant: number) => {
+    const at = Date.now();
+    const lines: string[] = [];
+    for (const variant of [false, true]) {
+      for (let i = 0; i < perVariant; i += 1) {
+        serial += 1;
+        lines.push(
+          JSON.stringify({
+            type: 'view',
+            date: at,
+            application: { id: 'scale-out-test' },
+            session: { id: `scale-guard-${since}-${serial}`, type: 'user' },
+            view: { id: `scale-guard-view-${since}-${serial}`, url: `${topology.webUrl}/checkout` },
+            _dd: { document_version: 1 },
+            service: 'showroom-web',
+            feature_flags: { [FLAG]: variant },
+          }),
+        );
+      }
+    }
+    const response = await request.post(
+      `${topology.apiUrl}/intake?ddforward=${encodeURIComponent('/api/v2/rum?ddsource=browser')}`,
+      { headers: { 'content-type': 'text/plain' }, data: lines.join('\n') },
+    );
+    expect(response.status(), await response.text()).toBe(202);
+  };
+
+  try {
+    const put = await request.put(`${topology.apiUrl}/flags/${FLAG}/guard`, {
+      data: guard,
+      headers: OPERATOR,
+    });
+    expect(put.status(), await put.text()).toBe(200);
+    const { stepStartedAt } = (await put.json()) as GuardState;
+    // Both replicas line up on the first check after the hold: the guards' table is locked
+    // while step 0 holds (traffic still comes in), so each replica's checker waits on its read;
+    // released, both read the same version at once and both decide to step on — the versioned
+    // update (decision 019) lets one of them act.
+    const lock = await topology.lockTable('flag_guards');
+    try {
+      await expect
+        .poll(
+          async () => {
+            await sendSessions(2);
+            waiting = await lock.waiting();
+            return waiting >= 2 && Date.now() >= stepStartedAt + guard.holdMs + 200;
+          },
+          { timeout: 10_000, intervals: [250] },
+        )
+        .toBe(true);
+    } finally {
+      await lock.release();
+    }
+    // Each poll sends a little traffic, then reads the guard (on either replica).
+    await expect
+      .poll(
+        async () => {
+          await sendSessions(2);
+          return (await getJson<GuardState>(request, `${topology.apiUrl}/guards/${FLAG}`)).status;
+        },
+        { timeout: 40_000, intervals: [250] },
+      )
+      .toBe('completed');
+    expect(await rolloutOf()).toBe(100);
+
+    const markers = await markersOf(request, 'guard', since, FLAG);
+    expect(
+      markers.map((marker) => {
+        const after = marker.after as { step?: number; percentage: number };
+        return [marker.action, after.step ?? null, after.percentage];
+      }),
+    ).toEqual([
+      ['step', 0, 25],
+      ['step', 1, 50],
+      ['step', 2, 100],
+      ['completed', null, 100],
+    ]);
+    // The flag's rollout changed once per step, each by the guard (a step to the percentage
+    // the allocation already has changes nothing, so it is left out of the audit).
+    const rollouts = (await markersOf(request, 'flag', since, FLAG)).filter(
+      (marker) => marker.operator === 'guard',
+    );
+    expect(
+      rollouts.map((marker) => (marker.after as { rolloutPercentage: number }).rolloutPercentage),
+    ).toEqual(guard.steps!.filter((percentage) => percentage !== rolloutBefore));
+
+    // Both replicas took the guard's traffic and reads (a poll's two requests go one to each
+    // replica, alternately); what each logged as done by itself adds up to the two steps after
+    // the first (set by the PUT) and the completion.
+    expect(upstreamsOf(from, ['/intake', `/guards/${FLAG}`])).toEqual(addresses(PORTS.apis));
+    const actedBy = loggedBy('guard acted', (line) =>
+      line.flag === FLAG ? [line.decision as string] : [],
+    );
+    expect([...actedBy[0], ...actedBy[1]].sort()).toEqual(['advance', 'advance', 'complete']);
+    console.info(
+      `scale-out: guard decisions acted on by api replica 1: [${actedBy[0].join(', ')}], ` +
+        `by api replica 2: [${actedBy[1].join(', ')}]; ${waiting} checkers raced for step 1`,
+    );
+  } finally {
+    await request.delete(`${topology.apiUrl}/flags/${FLAG}/guard`, { headers: OPERATOR });
+    await request.put(`${topology.apiUrl}/flags/${FLAG}/rollout`, {
+      data: { allocationKey: 'rollout', percentage: rolloutBefore },
+      headers: OPERATOR,
+    });
+  }
 });
 
 test('killing one api replica in the middle of a checkout load loses no acknowledged order', async () => {
