@@ -1,18 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPO_ROOT } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { readCatalogSeed, seedCatalog } from '../modules/catalog/seed.js';
 import { SESSION_COOKIE } from '../modules/session/require-session.js';
 import { createOrderRequest, getStock, setStock } from '../test/shop-factories.js';
+import { freePort, killAll, startApiProcess, type ApiProcess } from '../test/api-process.js';
 
 /**
  * Crash-safety part of the hardening issue (docs/requirements.md; orders are one transaction
@@ -43,10 +39,6 @@ const SESSION_SECRET = 'crash-safety-session-secret-0123456789abcdef';
 const REQUEST_TIMEOUT_MS = 30_000;
 const START_TIMEOUT_MS = 120_000;
 
-const require = createRequire(import.meta.url);
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
-const SERVER_SOURCE = path.join(REPO_ROOT, 'apps/api/src/server.ts');
-
 interface Attempt {
   key: string;
   cookie: string;
@@ -60,33 +52,19 @@ interface Attempt {
   retryReplayed?: boolean;
 }
 
-interface ApiProcess {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: () => string;
-}
-
-const children = new Set<ChildProcess>();
-const killAll = () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-};
 let label = 'SQLite';
 let store: { database: DatabaseHandle; env: Record<string, string>; destroy(): Promise<void> };
 let port = 0;
 let api: ApiProcess | undefined;
 
 beforeAll(async () => {
-  // Never outlive the test worker, even if it ends without running afterAll.
-  process.once('exit', killAll);
-  port = await freePort();
+  port = await freePort(PORTS.first, PORTS.last);
   store = await createStore(process.env.TEST_DATABASE_URL);
   label = store.database.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
 }, 60_000);
 
 afterAll(async () => {
-  killAll();
-  await Promise.all([...children].map((child) => exitOf(child)));
-  process.off('exit', killAll);
+  await killAll();
   await store?.destroy();
 }, 60_000);
 
@@ -106,7 +84,7 @@ describe('crash safety', () => {
         // Kill once enough orders were acknowledged, while half the shoppers have one in flight.
         await vi.waitFor(
           () => {
-            if (api?.child.exitCode !== null) throw new Error(`api exited:\n${api?.output()}`);
+            if (!api?.running()) throw new Error(`api exited:\n${api?.output()}`);
             const acknowledged = ofRound().filter((a) => a.status === 201).length;
             const pending = ofRound().filter((a) => a.status === 'pending').length;
             if (acknowledged < ACKS_BEFORE_KILL || pending < SHOPPERS / 2) {
@@ -116,8 +94,7 @@ describe('crash safety', () => {
           { timeout: 90_000, interval: 5 },
         );
         inFlightAtKills += ofRound().filter((a) => a.status === 'pending').length;
-        api.child.kill('SIGKILL');
-        await api.exited;
+        await api.kill();
         await load.stop();
         expect(
           ofRound().filter((a) => typeof a.status === 'number' && a.status !== 201),
@@ -144,7 +121,7 @@ describe('crash safety', () => {
           replaysChecked += 1;
         }
       }
-      await stopApi(api);
+      await api.stop();
 
       // The figures come from the database itself.
       const db = store.database.db;
@@ -349,71 +326,9 @@ async function findHalfWritten(
   return { total, kinds };
 }
 
-/** Starts the api from its source on `port` over the store; resolves once /health answers 200. */
-async function startApi(): Promise<ApiProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', TSX_LOADER, SERVER_SOURCE],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        API_PORT: String(port),
-        API_HOST: '127.0.0.1',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        SESSION_SECRET,
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
-        SMTP_URL: '',
-        ...store.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = exitOf(child).then(() => void children.delete(child));
-  await vi.waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`api exited early:\n${output}`);
-      const res = await fetch(`http://127.0.0.1:${port}/health`, {
-        signal: AbortSignal.timeout(5_000),
-      });
-      if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
-    },
-    { timeout: START_TIMEOUT_MS, interval: 100 },
-  );
-  return { child, exited, output: () => output };
-}
-
-async function stopApi(running: ApiProcess): Promise<void> {
-  running.child.kill('SIGTERM');
-  await running.exited;
-}
-
-function exitOf(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** The first port of the range nothing listens on. */
-async function freePort(): Promise<number> {
-  for (let candidate = PORTS.first; candidate <= PORTS.last; candidate += 1) {
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) return candidate;
-  }
-  throw new Error(`no free port from ${PORTS.first} to ${PORTS.last}`);
-}
+/** The api from its source on `port` over the store (the shared child-process helper). */
+const startApi = () =>
+  startApiProcess(port, { SESSION_SECRET, LOG_LEVEL: 'warn', ...store.env }, START_TIMEOUT_MS);
 
 /**
  * The api's database, migrated and seeded here (the api then finds it seeded), with the stock

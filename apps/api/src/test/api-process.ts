@@ -23,6 +23,8 @@ export interface ApiProcess {
   exited: Promise<void>;
   /** Its output (stdout and stderr; the last megabyte). */
   output(): string;
+  /** Whether it has not exited yet. */
+  running(): boolean;
   /** SIGKILL, as a crash or an OOM kill would end it; resolves once it has exited. */
   kill(): Promise<void>;
   /** SIGTERM (a clean shutdown); resolves once it has exited. */
@@ -118,6 +120,7 @@ export async function startApiProcess(
     pid: child.pid!,
     exited,
     output: () => output,
+    running: () => child.exitCode === null && child.signalCode === null,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {
         process.kill(child.pid!, 'SIGKILL');
