@@ -136,7 +136,7 @@ test('the headline: payment failures in the new checkout trip its guard, which r
   page,
 }) => {
   test.setTimeout(24 * MINUTE_MS);
-  const shop = await startShop(BASE + 31, BASE + 32);
+  const shop = await startShop(BASE + 71, BASE + 72);
   try {
     const { since, guard, summary, markers } = await runScenario(shop, HEADLINE);
     expect(summary.sessions).toBeGreaterThan(0);
@@ -236,7 +236,7 @@ test('the headline: payment failures in the new checkout trip its guard, which r
 
 test('the same seeded run without the fault completes the rollout to 100 % and never trips', async () => {
   test.setTimeout(24 * MINUTE_MS);
-  const shop = await startShop(BASE + 33, BASE + 34);
+  const shop = await startShop(BASE + 73, BASE + 74);
   try {
     const { guard, markers } = await runScenario(shop, HEALTHY);
     expect(guard.status).toBe('completed');
