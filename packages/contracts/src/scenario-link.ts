@@ -30,6 +30,28 @@ export function changesFlagService(scenario: {
 
 export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * The scenarios an autopilot fault period may turn on (docs/decisions/018-autopilot.md): those
+ * that change flags, never one that runs a rollout or a schedule of its own (decision 020).
+ */
+export function autopilotCandidates(
+  scenarios: readonly {
+    id: string;
+    flagChanges: readonly unknown[];
+    rollout?: unknown;
+    autopilot?: unknown;
+  }[],
+): string[] {
+  return scenarios
+    .filter(
+      (scenario) =>
+        scenario.flagChanges.length > 0 &&
+        scenario.rollout === undefined &&
+        scenario.autopilot === undefined,
+    )
+    .map((scenario) => scenario.id);
+}
+
 /** The page that starts a scenario (applies its flag changes, then opens its link). */
 export function scenarioStartPath(id: string): string {
   return `/scenarios/${encodeURIComponent(id)}/start`;

@@ -11,6 +11,7 @@ import { expect, test } from './fixtures';
 import { nginxMissing, startTopology, type Topology } from './scale-out-topology';
 import { ADDRESS, CARDS } from './shop-helpers';
 import { shopJourney } from './shop-journey';
+import { autopilotCandidates } from '@showroom/contracts/scenario-link';
 
 // The scale-out requirement (README "Scaling out", docs/architecture.md "Scaling"): nothing
 // shared lives in a replica's memory. Two web and two api replicas behind nginx over one
@@ -304,9 +305,9 @@ test('the autopilot run by both api replicas applies each step of its schedule o
   } finally {
     await lock.release();
   }
-  const available = (await getJson<ScenarioList>(request, `${topology.apiUrl}/scenarios`)).scenarios
-    .filter((scenario) => scenario.flagChanges.length > 0)
-    .map((scenario) => scenario.id);
+  const available = autopilotCandidates(
+    (await getJson<ScenarioList>(request, `${topology.apiUrl}/scenarios`)).scenarios,
+  );
   const plan = planAutopilot(AUTOPILOT_PROFILES.compressed, SEED, available);
   expect(plan.length).toBeGreaterThan(1);
   expect(

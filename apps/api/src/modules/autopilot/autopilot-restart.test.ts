@@ -9,6 +9,7 @@ import type { ChangeMarker, MarkerList } from '@showroom/contracts/markers';
 import type { ScenarioList } from '@showroom/contracts/scenarios';
 import { freePort, killAll, startApiProcess, type ApiProcess } from '../../test/api-process.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { autopilotCandidates } from '@showroom/contracts/scenario-link';
 
 /**
  * The autopilot survives a real crash (docs/decisions/018-autopilot.md, "Consequences": a
@@ -115,9 +116,9 @@ describe('the autopilot across a SIGKILL of the api', () => {
       const env = { ...testDb.serverEnv, LOG_LEVEL: 'info' };
       const first = await startApiProcess(port, env);
 
-      const available = (await call<ScenarioList>(first, 'GET', '/scenarios')).scenarios
-        .filter((scenario) => scenario.flagChanges.length > 0)
-        .map((scenario) => scenario.id);
+      const available = autopilotCandidates(
+        (await call<ScenarioList>(first, 'GET', '/scenarios')).scenarios,
+      );
       const plan = planAutopilot(AUTOPILOT_PROFILES.compressed, SEED, available);
       expect(plan.length, 'enough steps to kill in the middle').toBeGreaterThan(KILL_AFTER + 1);
 

@@ -15,6 +15,7 @@ import { createFlagsRepository } from '../flags/repository.js';
 import { readScenarioCatalogue } from '../scenarios/catalogue.js';
 import { createScenarioRepository } from '../scenarios/repository.js';
 import { createAutopilotService } from './service.js';
+import { autopilotCandidates } from '@showroom/contracts/scenario-link';
 
 // The autopilot (docs/decisions/018-autopilot.md): a schedule from a profile and a seed, its
 // state in SQL so a restarted api continues it and only one replica applies each step. The
@@ -111,10 +112,9 @@ describe('the autopilot', () => {
     expect(idle).toMatchObject({ status: 'idle', steps: [], on: [], nextAt: null });
 
     const started = await start(app);
-    const catalogue = (await app.inject({ method: 'GET', url: '/scenarios' }))
-      .json<ScenarioList>()
-      .scenarios.filter((scenario) => scenario.flagChanges.length > 0)
-      .map((scenario) => scenario.id);
+    const catalogue = autopilotCandidates(
+      (await app.inject({ method: 'GET', url: '/scenarios' })).json<ScenarioList>().scenarios,
+    );
     const plan = planAutopilot(AUTOPILOT_PROFILES.compressed, SEED, catalogue);
     expect(plan).toHaveLength(6);
     expect(started).toMatchObject({

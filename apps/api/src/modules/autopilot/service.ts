@@ -14,6 +14,7 @@ import {
   type AutopilotStatus,
   type AutopilotStep,
 } from '@showroom/contracts/autopilot';
+import { autopilotCandidates } from '@showroom/contracts/scenario-link';
 import type { ScenarioCatalogue } from '../scenarios/catalogue.js';
 import type { ScenarioRepository } from '../scenarios/repository.js';
 import type { ScenarioService } from '../scenarios/service.js';
@@ -96,19 +97,8 @@ export function createAutopilotService(options: {
       await db.selectFrom('autopilot').selectAll().where('id', '=', STATE_ID).executeTakeFirst(),
     );
 
-  /**
-   * The catalogue's scenarios that change flags: the ones a fault period can turn on. A scenario
-   * that runs a rollout or a schedule of its own is never one of them.
-   */
-  const availableIds = () =>
-    catalogue.scenarios
-      .filter(
-        (scenario) =>
-          scenario.flagChanges.length > 0 &&
-          scenario.rollout === undefined &&
-          scenario.autopilot === undefined,
-      )
-      .map((scenario) => scenario.id);
+  /** The catalogue's scenarios a fault period can turn on. */
+  const availableIds = () => autopilotCandidates(catalogue.scenarios);
 
   const planOf = (state: Stored): AutopilotStep[] =>
     state.profile === null || state.seed === null
