@@ -62,15 +62,18 @@ export async function freePort(first: number, last: number): Promise<number> {
   throw new Error(`no free port from ${first} to ${last}`);
 }
 
+/** A started api child process: its output and its end. */
+export interface SpawnedApi {
+  child: ChildProcess;
+  exited: Promise<void>;
+  output(): string;
+}
+
 /**
- * Starts the api on 127.0.0.1:`port` with `env` over the test defaults (no retention job, no
- * OTLP, no SMTP, open operator routes on loopback); resolves once /health answers 200.
+ * Spawns the api with `env` over the test defaults (no retention job, no OTLP, no SMTP, open
+ * operator routes on loopback); it is SIGKILLed by `killAll()` and when the worker exits.
  */
-export async function startApiProcess(
-  port: number,
-  env: Record<string, string>,
-  timeoutMs = 60_000,
-): Promise<ApiProcess> {
+export function spawnApi(env: Record<string, string>): SpawnedApi {
   const child = spawn(
     process.execPath,
     ['--conditions=source', '--import', TSX_LOADER, SERVER_SOURCE],
@@ -78,8 +81,6 @@ export async function startApiProcess(
       cwd: REPO_ROOT,
       env: {
         ...process.env,
-        API_PORT: String(port),
-        API_HOST: '127.0.0.1',
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         OPERATOR_TOKEN: '',
@@ -100,11 +101,25 @@ export async function startApiProcess(
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  return { child, exited, output: () => output };
+}
+
+/** Starts the api on 127.0.0.1:`port` (spawnApi); resolves once /health answers 200. */
+export async function startApiProcess(
+  port: number,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ApiProcess> {
+  const { child, exited, output } = spawnApi({
+    API_PORT: String(port),
+    API_HOST: '127.0.0.1',
+    ...env,
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await vi.waitFor(
       async () => {
-        if (child.exitCode !== null) throw new Error(`api exited early:\n${output}`);
+        if (child.exitCode !== null) throw new Error(`api exited early:\n${output()}`);
         const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
         if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
       },
@@ -119,7 +134,7 @@ export async function startApiProcess(
     url,
     pid: child.pid!,
     exited,
-    output: () => output,
+    output,
     running: () => child.exitCode === null && child.signalCode === null,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {
