@@ -57,24 +57,24 @@ function ChangeList({
 
 export async function loader({ request }: Route.LoaderArgs) {
   const limit = sessionLimit(new URL(request.url).searchParams.get('limit'));
-  const [stats, list, markers, proofs] = await Promise.all([
+  const asked = new URL(request.url).searchParams.get('timeline');
+  const timelineOf = (flag: string) =>
+    apiGet<Timeline>(
+      `/markers/timeline?flag=${encodeURIComponent(flag)}&limit=${TIMELINE_LIMIT}`,
+      request,
+    );
+  const askedFlag = asked && /^[\w.-]{1,200}$/.test(asked) ? asked : null;
+  const [stats, list, markers, proofs, askedTimeline] = await Promise.all([
     apiGet<MonitoringStats>('/monitoring/stats', request),
     apiGet<{ sessions: SessionSummary[] }>(`/monitoring/sessions?limit=${limit}`, request),
     apiGet<MarkerList>(`/markers?limit=${MARKER_LIMIT}`, request),
     apiGet<ScenarioProofList>(`/scenarios/proofs?sessions=${PROOF_SESSIONS}`, request),
+    askedFlag ? timelineOf(askedFlag) : null,
   ]);
-  // The timeline of the flag asked for, else of the flag a guard acted on last.
-  const asked = new URL(request.url).searchParams.get('timeline');
-  const timelineFlag =
-    asked && /^[\w.-]{1,200}$/.test(asked)
-      ? asked
-      : (markers.markers.find((marker) => marker.kind === 'guard')?.subject ?? null);
-  const timeline = timelineFlag
-    ? await apiGet<Timeline>(
-        `/markers/timeline?flag=${encodeURIComponent(timelineFlag)}&limit=${TIMELINE_LIMIT}`,
-        request,
-      )
-    : null;
+  // The timeline of the flag asked for (read beside the rest), else of the flag a guard acted
+  // on last.
+  const guarded = markers.markers.find((marker) => marker.kind === 'guard')?.subject;
+  const timeline = askedTimeline ?? (guarded ? await timelineOf(guarded) : null);
   return { stats, sessions: list.sessions, limit, markers: markers.markers, proofs, timeline };
 }
 

@@ -40,7 +40,7 @@ export const madeByScenario = (auditedOperator: string) =>
   /\(scenario [a-z0-9-]+\)$/.test(auditedOperator);
 
 /** A scenario's rollout as the guard it puts, its minutes made milliseconds. */
-export function rolloutGuard(rollout: ScenarioRollout, minuteMs: number): GuardBody {
+function rolloutGuard(rollout: ScenarioRollout, minuteMs: number): GuardBody {
   const { flag: _flag, holdMinutes, checkEveryMinutes, ...guard } = rollout;
   return {
     ...guard,
