@@ -10,6 +10,7 @@ import { createInlinePreviewTaker } from './lib/inline-preview.server';
 import { APP_CSS } from './styles/app-css.server';
 import { DocumentCssContext } from './styles/document-styles';
 import { CspNonceContext } from './lib/csp-nonce';
+import { lowPriorityModulePreloads } from './lib/module-preload-priority.server';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
 
 export const streamTimeout = 5_000;
@@ -53,7 +54,9 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
+          // The scripts hydrate a page that paints without them (module-preload-priority.server.ts).
+          const html = body.pipe(lowPriorityModulePreloads());
+          const stream = createReadableStreamFromReadable(html);
           responseHeaders.set('Content-Type', 'text/html');
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
