@@ -22,6 +22,11 @@ export const OPERATOR_AUTHORIZATION_SCHEME = 'Bearer';
  */
 export const OPERATOR_QUERY_PARAM = 'operator';
 export const OPERATOR_COOKIE = 'showroom_operator';
+/**
+ * The shop session's cookie, set by the api: a signed random id, HttpOnly, SameSite=Lax, Secure
+ * over https. A browser without it has no session yet, so no cart.
+ */
+export const SESSION_COOKIE = 'showroom_session';
 /** How long the operator cookie lasts: a working day of presenting. */
 export const OPERATOR_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 12;
 
@@ -116,11 +121,19 @@ function normalisedHost(host: string | undefined, protocol: string): string | un
 export function operatorTokenOfCookies(
   cookieHeader: string | undefined | null,
 ): string | undefined {
+  return cookieValue(cookieHeader, OPERATOR_COOKIE);
+}
+
+/** The (URL-decoded) value of the cookie `name` in a Cookie header; undefined when absent or empty. */
+export function cookieValue(
+  cookieHeader: string | undefined | null,
+  name: string,
+): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const index = part.indexOf('=');
     if (index < 0) continue;
-    if (part.slice(0, index).trim() !== OPERATOR_COOKIE) continue;
+    if (part.slice(0, index).trim() !== name) continue;
     const value = part.slice(index + 1).trim();
     try {
       return decodeURIComponent(value) || undefined;

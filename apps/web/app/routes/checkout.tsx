@@ -1,4 +1,7 @@
-import type { ShippingCountry } from '@showroom/contracts/shipping';
+import { DEFAULT_SHIPPING_COUNTRY, type ShippingCountry } from '@showroom/contracts/shipping';
+import { cookieValue, SESSION_COOKIE } from '@showroom/contracts/security';
+import { apiGet } from '../lib/api.server';
+import type { Route } from './+types/checkout';
 import { useEffect, useEffectEvent, useMemo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { payButtonFor } from '../checkout/checkout-steps';
@@ -30,11 +33,37 @@ export function meta() {
 }
 
 /**
- * /checkout: the classic three-step flow, or the single-page flow with the newCheckoutFlow
- * feature. Everything is loaded in the browser after start-up (the api session is the
- * shopper's); prices, discount, shipping and totals are the api's.
+ * Whether the cart is empty, known before start-up so the first paint can say so instead of
+ * "Loading your order…" (docs/architecture.md "Performance"): a browser without the api's
+ * session cookie has no cart; with one, the web server asks the api as that browser. A cart with
+ * lines, or an api that could not answer, is left to the browser, which loads it after start-up.
  */
-export default function CheckoutPage() {
+export async function loader({ request }: Route.LoaderArgs) {
+  if (cookieValue(request.headers.get('cookie'), SESSION_COOKIE) === undefined) {
+    return { cartEmpty: true };
+  }
+  try {
+    const cart = await apiGet<Cart>(`/cart?country=${DEFAULT_SHIPPING_COUNTRY}`, request);
+    return { cartEmpty: cart.lines.length === 0 };
+  } catch {
+    return { cartEmpty: false };
+  }
+}
+
+/**
+ * Client-side navigations come from a page that already runs start-up: the browser loads the
+ * cart itself, with no request to the web server for it.
+ */
+export function clientLoader() {
+  return { cartEmpty: false };
+}
+
+/**
+ * /checkout: the classic three-step flow, or the single-page flow with the newCheckoutFlow
+ * feature. The cart, profile and saved cards are loaded in the browser after start-up (the api
+ * session is the shopper's); prices, discount, shipping and totals are the api's.
+ */
+export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const startup = useStartup();
   const newFlow = useDemoFeature('newCheckoutFlow');
   const countryFirst = useDemoFeature('checkoutCountrySelector');
@@ -58,16 +87,9 @@ export default function CheckoutPage() {
       </CheckoutFrame>
     );
   }
-  if (!startup || !data.cart) {
-    return (
-      <CheckoutFrame>
-        <p className="muted" aria-busy="true">
-          Loading your order…
-        </p>
-      </CheckoutFrame>
-    );
-  }
-  if (data.cart.lines.length === 0) {
+  // Until the browser has loaded the cart, the server's answer stands.
+  const knownEmpty = data.cart ? data.cart.lines.length === 0 : loaderData.cartEmpty;
+  if (knownEmpty) {
     return (
       <CheckoutFrame>
         <div className="checkout-empty" data-testid="checkout-empty">
@@ -76,6 +98,15 @@ export default function CheckoutPage() {
             Continue shopping
           </Link>
         </div>
+      </CheckoutFrame>
+    );
+  }
+  if (!startup || !data.cart) {
+    return (
+      <CheckoutFrame>
+        <p className="muted" aria-busy="true">
+          Loading your order…
+        </p>
       </CheckoutFrame>
     );
   }

@@ -258,4 +258,37 @@ test.describe('checkout', () => {
     const order = await expectOrderAndStock(page, await confirmedOrderId(page), [pick], before);
     expect(order).toMatchObject({ instantPayVariant: 'c', checkoutFlow: 'classic' });
   });
+  test('an empty cart is told in the first paint, with or without a session; a cart with lines gets the form', async ({
+    browser,
+    baseURL,
+    page,
+  }) => {
+    const firstPaint = async () => (await page.request.get('/checkout')).text();
+    // Only what the server sent: no script runs, so no start-up and no session cookie.
+    const bare = await browser.newContext({ javaScriptEnabled: false });
+    const first = await bare.newPage();
+    await first.goto(`${baseURL}/checkout`);
+    await expect(first.getByTestId('checkout-empty')).toBeVisible();
+    await expect(first.getByText('Loading your order…')).toHaveCount(0);
+    await bare.close();
+
+    // A session (start-up opened it) with an empty cart: the web server asked the api.
+    await page.goto('/');
+    await startupDone(page);
+    expect((await page.context().cookies()).map((cookie) => cookie.name)).toContain(
+      'showroom_session',
+    );
+    let html = await firstPaint();
+    expect(html).toContain('data-testid="checkout-empty"');
+    expect(html).not.toContain('Loading your order…');
+
+    // With lines the browser loads the cart after start-up and shows the form.
+    await addToCart(page, SIDE_TABLE, 1);
+    html = await firstPaint();
+    expect(html).toContain('Loading your order…');
+    expect(html).not.toContain('data-testid="checkout-empty"');
+    await page.goto('/checkout');
+    await expect(page.getByTestId('address-form')).toBeVisible();
+    await expect(page.getByTestId('checkout-empty')).toHaveCount(0);
+  });
 });
