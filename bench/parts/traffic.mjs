@@ -1,7 +1,7 @@
 // The traffic generator's cost (README "Traffic generator"): browser sessions per minute per core
 // and peak memory per concurrent session. Each run is one `npm run traffic` process (tsx, the
 // generator and its headless Chromium) against the bench's production shop on this machine:
-// BENCH_TRAFFIC_SESSIONS sessions (default 10) of the shipped `steady` profile, seed 11,
+// BENCH_TRAFFIC_SESSIONS sessions (default 6) of the shipped `steady` profile, seed 11,
 // BENCH_TRAFFIC_CONCURRENCY at once (default: one per core), think times off (`--think-scale
 // 0`), so the figure is the work of a session — pages, scripts, monitoring — not a shopper's
 // pauses. The shop runs on the same cores, so "per core" counts the shop's share too, as it is
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { processesBelow } from '../../scripts/process-tree.mjs';
 import { tempDir } from '../lib/api.mjs';
 
-const SESSIONS = Number(process.env.BENCH_TRAFFIC_SESSIONS ?? 10);
+const SESSIONS = Number(process.env.BENCH_TRAFFIC_SESSIONS ?? 6);
 const CONCURRENCY = Number(process.env.BENCH_TRAFFIC_CONCURRENCY ?? os.cpus().length);
 const SEED = 11;
 const SAMPLE_MS = 200;
