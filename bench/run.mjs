@@ -78,12 +78,23 @@ async function main() {
   const previous = readPrevious();
   const parts = previous.parts.filter((part) => !options.only.includes(part.name));
   let rows = previous.rows.filter((row) => !options.only.includes(row.part));
+  const failed = [];
   try {
     for (const name of PART_NAMES.filter((part) => options.only.includes(part))) {
       const part = (await import(`./parts/${name}.mjs`)).default;
       console.log(`\n▶ ${part.title}`);
       const partStarted = Date.now();
-      const result = await part.run(ctx);
+      let result;
+      try {
+        result = await part.run(ctx);
+      } catch (err) {
+        // One part's failure keeps the others' measurements: the part's last results stay.
+        console.error(`  ${name} failed: ${err.stack ?? err}`);
+        failed.push(name);
+        parts.push(...previous.parts.filter((previousPart) => previousPart.name === name));
+        rows = rows.concat(previous.rows.filter((row) => row.part === name));
+        continue;
+      }
       const seconds = (Date.now() - partStarted) / 1000;
       console.log(`  ${name}: ${seconds.toFixed(1)} s`);
       parts.push({
@@ -114,6 +125,10 @@ async function main() {
   console.log(
     `\nbench: ${((Date.now() - started) / 1000).toFixed(0)} s; ${judged.filter((row) => row.budget).length - missed.length} budgets met, ${missed.length} missed; results in bench/results/latest.md`,
   );
+  if (failed.length > 0) {
+    console.error(`bench: ${failed.join(', ')} failed (their last results are kept; see above)`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch(async (err) => {
