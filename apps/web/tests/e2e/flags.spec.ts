@@ -178,7 +178,8 @@ test.describe('the flag provider chunk, loaded after hydration (docs/architectur
     request,
   }) => {
     const html = await (await request.get('/department/chairs/product/13')).text();
-    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(
+    // Low fetch priority (app/lib/module-preload-priority.server.ts) sits between rel and href.
+    const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map(
       (match) => match[1]!,
     );
     expect(preloaded.length).toBeGreaterThan(0);
