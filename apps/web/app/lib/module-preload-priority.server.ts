@@ -1,44 +1,66 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 
-const MODULE_PRELOAD = '<link rel="modulepreload"';
-const LOW_PRIORITY = '<link rel="modulepreload" fetchPriority="low"';
+const MODULE_PRELOAD = Buffer.from('<link rel="modulepreload"');
+const LOW_PRIORITY = Buffer.from('<link rel="modulepreload" fetchPriority="low"');
+const HEAD_END = Buffer.from('</head>');
 
 /**
  * The document's module preloads at low fetch priority (docs/architecture.md "Performance").
  * Every page paints from its document alone (inline stylesheet, inline first image), so the
  * scripts only hydrate it: at high priority they compete with the page's largest image and,
  * loaded before the first paint, count as render-blocking in Lighthouse's simulation. React
- * Router writes the links itself without a priority option, so the rendered HTML is rewritten
- * on its way out; a link split across two chunks is carried over to the next one.
+ * Router writes the links itself without a priority option, and React hoists them into the
+ * head, so the head is rewritten on its way out and the body passes through untouched. Works on
+ * bytes (the ASCII markers cannot occur inside a multi-byte character); a marker split across
+ * two chunks is carried over to the next one.
  */
 export function lowPriorityModulePreloads(): Transform {
-  let carry = '';
-  // A chunk may also end inside a multi-byte character: the decoder keeps its first bytes back.
-  const decoder = new StringDecoder('utf8');
+  let carry = Buffer.alloc(0);
+  let inHead = true;
   return new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
-      const text = carry + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-      // Keep back a tail that could be the start of a link the next chunk completes.
-      const keep = partialPrefixLength(text);
-      carry = text.slice(text.length - keep);
-      done(null, rewrite(text.slice(0, text.length - keep)));
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (!inHead) return done(null, bytes);
+      const text = carry.length > 0 ? Buffer.concat([carry, bytes]) : bytes;
+      const headEnd = text.indexOf(HEAD_END);
+      if (headEnd >= 0) {
+        inHead = false;
+        carry = Buffer.alloc(0);
+        return done(
+          null,
+          Buffer.concat([rewrite(text.subarray(0, headEnd)), text.subarray(headEnd)]),
+        );
+      }
+      // Keep back a tail that could be the start of a marker the next chunk completes.
+      const keep = Math.max(
+        partialPrefixLength(text, MODULE_PRELOAD),
+        partialPrefixLength(text, HEAD_END),
+      );
+      carry = Buffer.from(text.subarray(text.length - keep));
+      done(null, rewrite(text.subarray(0, text.length - keep)));
     },
     flush(done: TransformCallback) {
-      done(null, rewrite(carry + decoder.end()));
+      done(null, rewrite(carry));
     },
   });
 }
 
-function rewrite(html: string): string {
-  return html.includes(MODULE_PRELOAD) ? html.replaceAll(MODULE_PRELOAD, LOW_PRIORITY) : html;
+function rewrite(html: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = html.indexOf(MODULE_PRELOAD); at >= 0; at = html.indexOf(MODULE_PRELOAD, from)) {
+    parts.push(html.subarray(from, at), LOW_PRIORITY);
+    from = at + MODULE_PRELOAD.length;
+  }
+  if (from === 0) return html;
+  parts.push(html.subarray(from));
+  return Buffer.concat(parts);
 }
 
-/** The length of the longest end of `text` that is a proper start of the link's opening. */
-function partialPrefixLength(text: string): number {
-  const longest = Math.min(MODULE_PRELOAD.length - 1, text.length);
-  for (let length = longest; length > 0; length--) {
-    if (MODULE_PRELOAD.startsWith(text.slice(text.length - length))) return length;
+/** The length of the longest end of `bytes` that is a proper start of `marker`. */
+function partialPrefixLength(bytes: Buffer, marker: Buffer): number {
+  for (let length = Math.min(marker.length - 1, bytes.length); length > 0; length--) {
+    if (bytes.subarray(bytes.length - length).equals(marker.subarray(0, length))) return length;
   }
   return 0;
 }
