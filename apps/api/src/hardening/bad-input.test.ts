@@ -15,7 +15,7 @@ import {
   MAX_INTAKE_BODY_BYTES,
 } from '../modules/intake/schemas.js';
 import { RumEventSchema, RumViewEventSchema } from '../modules/monitoring/rum-events.js';
-import { SESSION_COOKIE } from '../modules/session/require-session.js';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
 import { createCatalogSeed } from '../test/factories.js';
 import { createRumAction, createRumError, createRumView, ndjson } from '../test/rum-factories.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';

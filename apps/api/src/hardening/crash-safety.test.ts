@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { readCatalogSeed, seedCatalog } from '../modules/catalog/seed.js';
-import { SESSION_COOKIE } from '../modules/session/require-session.js';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
 import { createOrderRequest, getStock, setStock } from '../test/shop-factories.js';
 import { freePort, killAll, startApiProcess, type ApiProcess } from '../test/api-process.js';
 

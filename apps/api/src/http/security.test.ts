@@ -12,7 +12,7 @@ import { buildApp } from '../app.js';
 import { createCatalogSeed } from '../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 import { seedCatalog } from '../modules/catalog/seed.js';
-import { SESSION_COOKIE } from '../modules/session/require-session.js';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
 import { OPERATOR_ROUTES } from './security.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';

@@ -4,7 +4,7 @@ import { buildApp, type AppOptions } from '../app.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { seedCatalog } from '../modules/catalog/seed.js';
-import { SESSION_COOKIE } from '../modules/session/require-session.js';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
 import type { SampleShopper } from '@showroom/contracts/shopper';
 import { createShopperDirectory, type ShopperDirectory } from '../modules/session/shoppers.js';
 import { createCatalogSeed } from './factories.js';

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
 import { expect, test } from './fixtures';
 import {
   ADDRESS,
@@ -275,9 +276,7 @@ test.describe('checkout', () => {
     // A session (start-up opened it) with an empty cart: the web server asked the api.
     await page.goto('/');
     await startupDone(page);
-    expect((await page.context().cookies()).map((cookie) => cookie.name)).toContain(
-      'showroom_session',
-    );
+    expect((await page.context().cookies()).map((cookie) => cookie.name)).toContain(SESSION_COOKIE);
     let html = await firstPaint();
     expect(html).toContain('data-testid="checkout-empty"');
     expect(html).not.toContain('Loading your order…');

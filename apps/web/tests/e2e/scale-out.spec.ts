@@ -310,14 +310,8 @@ test('the autopilot run by both api replicas applies each step of its schedule o
   );
   const plan = planAutopilot(AUTOPILOT_PROFILES.compressed, SEED, available);
   expect(plan.length).toBeGreaterThan(1);
-  expect(
-    started.steps.map(({ index, offsetMs, turnOn, turnOff }) => ({
-      index,
-      offsetMs,
-      turnOn,
-      turnOff,
-    })),
-  ).toEqual(plan);
+  // Each planned step carries the plan's step (and when it is due, whether it is applied).
+  expect(started.steps).toMatchObject(plan);
 
   // Polled through nginx: every other read is the other replica's.
   await expect

@@ -3,8 +3,6 @@ import { randomIdPattern } from '@showroom/contracts/random-id';
 import { SESSION_COOKIE } from '@showroom/contracts/security';
 import type { SessionRepository, ShopSession } from './repository.js';
 
-/** The session cookie (its name is the contract's: the web server's loaders look for it). */
-export { SESSION_COOKIE };
 /** How long a browser keeps its session cookie (and so its cart): 30 days. */
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 

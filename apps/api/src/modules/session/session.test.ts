@@ -13,7 +13,8 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { seedCatalog } from '../catalog/seed.js';
 import { SHOPPER_DISCOUNT_RATE } from '../cart/pricing.js';
-import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from './require-session.js';
+import { SESSION_COOKIE } from '@showroom/contracts/security';
+import { SESSION_MAX_AGE_SECONDS } from './require-session.js';
 import { DEMO_USER } from '@showroom/contracts/shopper';
 import { createShopperDirectory, readShopperLists } from './shoppers.js';
 
