@@ -29,7 +29,7 @@ import {
 import { HELLO, measurePairs, routeRows } from '../lib/measure.mjs';
 import { judge } from '../lib/report.mjs';
 
-const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 4);
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 3);
 const STOCK = 10_000_000;
 
 /** What profiling (node --cpu-prof of the api under these loads) found, for a missed budget. */
