@@ -10,6 +10,7 @@ import { createInlinePreviewTaker } from './lib/inline-preview.server';
 import { APP_CSS } from './styles/app-css.server';
 import { DocumentCssContext } from './styles/document-styles';
 import { CspNonceContext } from './lib/csp-nonce';
+import { coalescedChunks } from './lib/coalesced-chunks.server';
 import { lowPriorityModulePreloads } from './lib/module-preload-priority.server';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
 
@@ -54,8 +55,9 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();
-          // The scripts hydrate a page that paints without them (module-preload-priority.server.ts).
-          const html = body.pipe(lowPriorityModulePreloads());
+          // The scripts hydrate a page that paints without them (module-preload-priority.server.ts);
+          // React's pieces go out one chunk per turn (coalesced-chunks.server.ts).
+          const html = body.pipe(lowPriorityModulePreloads()).pipe(coalescedChunks());
           const stream = createReadableStreamFromReadable(html);
           responseHeaders.set('Content-Type', 'text/html');
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import {
   AUTOPILOT_PAUSE_ROUTE,
   AUTOPILOT_PROFILE_NAMES,
@@ -15,13 +15,35 @@ import { useShopQuery } from '../lib/use-shop-query';
 import { messageOf } from '../lib/api-errors';
 import { ShopQueryView } from './shop-query-view';
 
+/**
+ * While a schedule runs, the panel reads the autopilot again this long after its next step is
+ * due: the api's ticker applies due steps once a second (docs/decisions/018-autopilot.md, "The
+ * clock"), so the step is done by then.
+ */
+export const AUTOPILOT_STEP_SETTLE_MS = 1_500;
+/**
+ * And at least this often while one runs or is paused, for what another presenter (or a
+ * restart of the api) changed.
+ */
+export const AUTOPILOT_REFRESH_MS = 15_000;
+
+/** When the panel reads a running or paused schedule again, in ms from `now`; null: it does not. */
+export function autopilotRefreshDelay(
+  state: Pick<AutopilotState, 'status' | 'nextAt'>,
+  now: number,
+): number | null {
+  if (state.status !== 'running' && state.status !== 'paused') return null;
+  if (state.status === 'paused' || state.nextAt === null) return AUTOPILOT_REFRESH_MS;
+  return Math.min(AUTOPILOT_REFRESH_MS, Math.max(0, state.nextAt - now) + AUTOPILOT_STEP_SETTLE_MS);
+}
+
 const time = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
 
 const list = (ids: readonly string[]) => (ids.length === 0 ? 'nothing' : ids.join(', '));
 
 /**
  * /demo's autopilot panel (docs/decisions/018-autopilot.md): the schedule's state, its next
- * step, and Start (a profile and an optional seed), Pause or Resume, and Stop — operator routes
+ * step (read again when it is due, and every 15 s while a schedule runs or is paused), and Start (a profile and an optional seed), Pause or Resume, and Stop — operator routes
  * reached through the web's /api proxy, as the scenario panel's Stop is.
  */
 export function DemoAutopilot() {
@@ -29,6 +51,17 @@ export function DemoAutopilot() {
   const autopilot = useShopQuery('autopilot', (shop) =>
     apiClientOf(shop).request<AutopilotState>('GET', AUTOPILOT_ROUTE),
   );
+  // The schedule moves by itself: the panel follows it without a click on Refresh (and tries
+  // again after a failed read, which keeps the last state shown).
+  const refresh = useEffectEvent(() => autopilot.reload());
+  const shown = autopilot.data;
+  useEffect(() => {
+    if (shown === null) return;
+    const delay = autopilotRefreshDelay(shown, Date.now());
+    if (delay === null) return;
+    const timer = window.setTimeout(refresh, delay);
+    return () => window.clearTimeout(timer);
+  }, [shown, autopilot.error]);
   const [profile, setProfile] = useState<AutopilotProfileName>('gentle');
   const [seed, setSeed] = useState('');
   const [busy, setBusy] = useState(false);

@@ -77,6 +77,24 @@ test.afterEach(async () => {
   }
 });
 
+test('/demo follows a running schedule without a click on Refresh', async ({ page }) => {
+  const panel = page.getByTestId('demo-autopilot');
+  const state = panel.getByTestId('demo-autopilot-state');
+  await page.goto(`${WEB}/demo`);
+  await expect(state).toHaveAttribute('data-status', 'idle');
+  await panel.getByLabel('Profile').selectOption('compressed');
+  await panel.getByLabel('Seed').fill(String(SEED));
+  await panel.getByRole('button', { name: 'Start' }).click();
+  await expect(state).toHaveAttribute('data-status', 'running');
+  const { steps } = await autopilot();
+  await expect(panelValue(state, 'Step')).toHaveText(`0 of ${steps.length} done`);
+  // The first step is due 1.5 s after the start; the panel reads the schedule again once it is.
+  await expect(panelValue(state, 'Step')).not.toHaveText(`0 of ${steps.length} done`, {
+    timeout: 10_000,
+  });
+  expect((await autopilot()).nextStep).toBeGreaterThan(0);
+});
+
 test('/demo starts, pauses, resumes and stops the autopilot; its faults and markers follow', async ({
   page,
 }) => {
