@@ -59,7 +59,7 @@ import { createMonitoringStore } from './modules/monitoring/store.js';
 import { readScenarioCatalogue, type ScenarioCatalogue } from './modules/scenarios/catalogue.js';
 import { createScenarioRepository } from './modules/scenarios/repository.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
-import { createScenarioService } from './modules/scenarios/service.js';
+import { createScenarioService, scenarioFlagProblem } from './modules/scenarios/service.js';
 import { autopilotRoutes } from './modules/autopilot/routes.js';
 import { createAutopilotService, type AutopilotService } from './modules/autopilot/service.js';
 import { DEVELOPMENT_SESSION_SECRET } from './config.js';
@@ -330,9 +330,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(trafficRoutes, { db: database.db, now });
 
   const catalogue = options.scenarios ?? readScenarioCatalogue();
-  // A scenario may only change flags the service serves: checked once the flags are loaded.
+  // A scenario may only change flags the service serves, in ways they accept: checked once the
+  // flags are loaded, so a bad entry is a warning at start-up rather than a refused start.
   app.addHook('onReady', async () => {
-    catalogue.keepKnownFlags(new Set((await flags.listFlags()).map((stored) => stored.flag.key)));
+    const served = new Map(
+      (await flags.listFlags()).map((stored) => [stored.flag.key, stored.flag]),
+    );
+    catalogue.keepServable((scenario) => scenarioFlagProblem(scenario, served));
     for (const warning of catalogue.warnings) app.log.warn(warning);
   });
   const scenarioRepository = createScenarioRepository(database.db);

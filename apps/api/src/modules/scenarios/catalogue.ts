@@ -21,8 +21,11 @@ export interface ScenarioCatalogue {
   scenarios: ScenarioView[];
   warnings: string[];
   find(id: string): ScenarioView | undefined;
-  /** Leaves out the scenarios that change a flag the service does not serve (with a warning). */
-  keepKnownFlags(flagKeys: ReadonlySet<string>): void;
+  /**
+   * Leaves out, with a warning naming each, the scenarios `problemOf` finds a reason against
+   * (the api: a flag the service does not serve, a change the flag refuses).
+   */
+  keepServable(problemOf: (scenario: ScenarioView) => string | undefined): void;
 }
 
 /**
@@ -83,19 +86,13 @@ function catalogueOf(source: string, list: Scenario[], warnings: string[]): Scen
       return scenarios;
     },
     find: (id) => scenarios.find((scenario) => scenario.id === id),
-    keepKnownFlags(flagKeys) {
+    keepServable(problemOf) {
       scenarios = scenarios.filter((scenario) => {
-        const changed = [
-          ...scenario.flagChanges.map((change) => change.flag),
-          ...(scenario.rollout ? [scenario.rollout.flag] : []),
-        ];
-        const unknown = changed.find((flag) => !flagKeys.has(flag));
-        if (unknown) {
-          warnings.push(
-            `${source}: scenario "${scenario.id}" skipped: it changes flag "${unknown}", which the flag service does not serve`,
-          );
+        const problem = problemOf(scenario);
+        if (problem !== undefined) {
+          warnings.push(`${source}: scenario "${scenario.id}" skipped: ${problem}`);
         }
-        return !unknown;
+        return problem === undefined;
       });
     },
   };

@@ -19,6 +19,7 @@ import { seedCatalog } from '../catalog/seed.js';
 import { DEFAULT_FLAGS_PATH, readFlagDefinitions } from '../flags/definitions.js';
 import { createFlagsRepository } from '../flags/repository.js';
 import { parseScenarioCatalogue, readScenarioCatalogue } from './catalogue.js';
+import { scenarioFlagProblem } from './service.js';
 import { FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
 import type { Timeline } from '@showroom/contracts/markers';
 import { createCheckoutSession, sendRum } from '../../test/rum-factories.js';
@@ -304,7 +305,7 @@ describe('the guarded checkout rollout scenario', () => {
 });
 
 describe('a catalogue with rollouts and aimed faults written by someone else', () => {
-  it('skips an entry with rules but no allocation, or steps that do not rise, and names it', () => {
+  it('skips an entry with rules but no allocation, or steps that do not rise, and names it', async () => {
     const base = readScenarioCatalogue().find(HEADLINE)!;
     const { link: _link, ...headline } = base;
     const catalogue = parseScenarioCatalogue(
@@ -332,7 +333,13 @@ describe('a catalogue with rollouts and aimed faults written by someone else', (
       'their-scenarios.json: scenario "falling-steps" (scenarios.1) skipped: rollout.steps must rise strictly',
       'their-scenarios.json: scenario "rules-nowhere" (scenarios.2) skipped: flagChanges.0.allocation is required with rules',
     ]);
-    catalogue.keepKnownFlags(new Set(['fault_payment_decline_percent']));
+    const served = await readFlagDefinitions(DEFAULT_FLAGS_PATH);
+    const onlyFault = new Map(
+      served.flags
+        .filter((flag) => flag.key === 'fault_payment_decline_percent')
+        .map((flag) => [flag.key, flag]),
+    );
+    catalogue.keepServable((scenario) => scenarioFlagProblem(scenario, onlyFault));
     expect(catalogue.scenarios).toEqual([]);
     expect(catalogue.warnings.at(-1)).toBe(
       `their-scenarios.json: scenario "${HEADLINE}" skipped: it changes flag "new_checkout_flow", which the flag service does not serve`,

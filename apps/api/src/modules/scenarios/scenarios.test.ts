@@ -17,6 +17,7 @@ import type {
   ScenarioStartResult,
 } from '@showroom/contracts/scenarios';
 import { parseScenarioCatalogue, readScenarioCatalogue } from './catalogue.js';
+import { scenarioFlagProblem } from './service.js';
 import { FAULT_FLAGS, FAULT_RUM_ERRORS } from '@showroom/contracts/faults';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
@@ -72,6 +73,29 @@ const CATALOGUE = {
     scenario('bad-regex', { signal: { description: 'x', rule: rule('(unclosed') } }),
     scenario('unknown-flag', { flagChanges: [{ flag: 'no_such_flag', enabled: true }] }),
     scenario('Bad Id'),
+    // Well formed, but the flag refuses them: checked against the served flags at start-up.
+    scenario('unknown-allocation', {
+      flagChanges: [{ flag: 'new_checkout_flow', allocation: 'nowhere', rolloutPercentage: 5 }],
+    }),
+    scenario('rule-not-evaluable', {
+      flagChanges: [
+        { flag: 'show_payments', enabled: false },
+        {
+          flag: 'new_checkout_flow',
+          allocation: 'rollout',
+          rules: [{ conditions: [{ attribute: 'tier', operator: 'SOUNDS_LIKE', value: 'gold' }] }],
+        },
+      ],
+    }),
+    scenario('rule-bad-value', {
+      flagChanges: [
+        {
+          flag: 'new_checkout_flow',
+          allocation: 'rollout',
+          rules: [{ conditions: [{ attribute: 'tier', operator: 'GTE', value: 'gold' }] }],
+        },
+      ],
+    }),
   ],
 };
 
@@ -135,6 +159,9 @@ describe('the catalogue file', () => {
       ),
       expect.stringMatching(/scenario "Bad Id" \(scenarios\.6\) skipped: id /),
       expect.stringMatching(/scenario "unknown-flag" skipped: it changes flag "no_such_flag"/),
+      'their-scenarios.json: scenario "unknown-allocation" skipped: flagChanges.0 cannot be made to flag "new_checkout_flow": Flag "new_checkout_flow" has no allocation "nowhere"',
+      'their-scenarios.json: scenario "rule-not-evaluable" skipped: flagChanges.1 cannot be made to flag "new_checkout_flow": rules.0 cannot be evaluated',
+      'their-scenarios.json: scenario "rule-bad-value" skipped: flagChanges.0 cannot be made to flag "new_checkout_flow": rules.0.conditions.0.value must be a number for operator GTE',
     ]);
   });
 
@@ -150,7 +177,8 @@ describe('the catalogue file', () => {
   it("the shop's own catalogue is valid throughout, changes only served flags, and matches the faults' messages", async () => {
     const own = readScenarioCatalogue();
     const served = await readFlagDefinitions(DEFAULT_FLAGS_PATH);
-    own.keepKnownFlags(new Set(served.flags.map((flag) => flag.key)));
+    const byKey = new Map(served.flags.map((flag) => [flag.key, flag]));
+    own.keepServable((entry) => scenarioFlagProblem(entry, byKey));
     expect(own.warnings).toEqual([]);
     // Every fault flag has a scenario, and its rule recognises the error the shop reports.
     for (const key of Object.keys(FAULT_FLAGS)) {

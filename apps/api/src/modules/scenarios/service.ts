@@ -7,7 +7,9 @@ import {
   setAllocationRules,
   setAllocationVariation,
   setFlagEnabled,
+  type FlagChange,
 } from '../flags/operations.js';
+import type { UfcFlag } from '../flags/ufc.js';
 import type { FlagsRepository } from '../flags/repository.js';
 import type { GuardService } from '../flags/guard-service.js';
 import type { AutopilotService } from '../autopilot/service.js';
@@ -47,6 +49,59 @@ function rolloutGuard(rollout: ScenarioRollout, minuteMs: number): GuardBody {
     holdMs: Math.round(holdMinutes * minuteMs),
     checkEveryMs: Math.max(GUARD_CHECK_EVERY_MIN_MS, Math.round(checkEveryMinutes * minuteMs)),
   };
+}
+
+/**
+ * The operations one flag change of a scenario makes, in the order they are made: its variation,
+ * rules, rollout, then on or off. Each validates against the flag as it stands and throws why
+ * it cannot be made (an allocation or variation the flag lacks, a rule it cannot evaluate).
+ */
+function flagChangeSteps(
+  change: FlagRestore | ScenarioFlagChange,
+): ((flag: UfcFlag) => FlagChange | null)[] {
+  const steps: ((flag: UfcFlag) => FlagChange | null)[] = [];
+  const { allocation } = change;
+  if (allocation !== undefined) {
+    const { variation, rules, rolloutPercentage } = change;
+    if (variation !== undefined)
+      steps.push((flag) => setAllocationVariation(flag, allocation, variation));
+    if (rules !== undefined) steps.push((flag) => setAllocationRules(flag, allocation, rules));
+    if (rolloutPercentage !== undefined)
+      steps.push((flag) => setAllocationRollout(flag, allocation, rolloutPercentage));
+  }
+  const { enabled } = change;
+  if (enabled !== undefined) steps.push((flag) => setFlagEnabled(flag, enabled));
+  return steps;
+}
+
+/**
+ * Why a scenario cannot be started against these flags, or undefined when it can: a flag it
+ * changes or rolls out that the service does not serve, or a change the flag refuses (made on
+ * a copy, as start would make it). The catalogue leaves such a scenario out at start-up with a
+ * warning naming it (docs/decisions/011-scenario-catalogue.md).
+ */
+export function scenarioFlagProblem(
+  scenario: ScenarioView,
+  served: ReadonlyMap<string, UfcFlag>,
+): string | undefined {
+  const unknown = [
+    ...scenario.flagChanges.map((change) => change.flag),
+    ...(scenario.rollout ? [scenario.rollout.flag] : []),
+  ].find((key) => !served.has(key));
+  if (unknown !== undefined) {
+    return `it changes flag "${unknown}", which the flag service does not serve`;
+  }
+  const changed = new Map<string, UfcFlag>();
+  for (const [index, change] of scenario.flagChanges.entries()) {
+    let flag = changed.get(change.flag) ?? served.get(change.flag)!;
+    try {
+      for (const step of flagChangeSteps(change)) flag = step(flag)?.flag ?? flag;
+    } catch (err) {
+      return `flagChanges.${index} cannot be made to flag "${change.flag}": ${(err as Error).message}`;
+    }
+    changed.set(change.flag, flag);
+  }
+  return undefined;
 }
 
 /**
@@ -101,28 +156,7 @@ export function createScenarioService(options: {
   };
 
   const apply = async (change: FlagRestore | ScenarioFlagChange, operator: string) => {
-    if (change.variation !== undefined && change.allocation !== undefined) {
-      const { allocation, variation } = change;
-      await flags.changeFlag(change.flag, operator, (flag) =>
-        setAllocationVariation(flag, allocation, variation),
-      );
-    }
-    if (change.rules !== undefined && change.allocation !== undefined) {
-      const { allocation, rules } = change;
-      await flags.changeFlag(change.flag, operator, (flag) =>
-        setAllocationRules(flag, allocation, rules),
-      );
-    }
-    if (change.rolloutPercentage !== undefined && change.allocation !== undefined) {
-      const { allocation, rolloutPercentage } = change;
-      await flags.changeFlag(change.flag, operator, (flag) =>
-        setAllocationRollout(flag, allocation, rolloutPercentage),
-      );
-    }
-    if (change.enabled !== undefined) {
-      const enabled = change.enabled;
-      await flags.changeFlag(change.flag, operator, (flag) => setFlagEnabled(flag, enabled));
-    }
+    for (const step of flagChangeSteps(change)) await flags.changeFlag(change.flag, operator, step);
   };
 
   return {
