@@ -26,7 +26,7 @@ import {
 } from '../lib/api.mjs';
 import { HELLO, measurePairs } from '../lib/measure.mjs';
 
-const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 2);
 const SCALES = [1, 10, 100];
 const STORED_EVENTS = 1_000_000;
 

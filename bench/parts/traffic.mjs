@@ -17,7 +17,7 @@ import path from 'node:path';
 import { processesBelow } from '../../scripts/process-tree.mjs';
 import { tempDir } from '../lib/api.mjs';
 
-const SESSIONS = Number(process.env.BENCH_TRAFFIC_SESSIONS ?? 6);
+const SESSIONS = Number(process.env.BENCH_TRAFFIC_SESSIONS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_TRAFFIC_CONCURRENCY ?? os.cpus().length);
 const SEED = 11;
 const SAMPLE_MS = 200;
