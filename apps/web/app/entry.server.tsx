@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -54,10 +53,10 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough();
           // The scripts hydrate a page that paints without them (module-preload-priority.server.ts);
           // React's pieces go out one chunk per turn (coalesced-chunks.server.ts).
-          const html = body.pipe(lowPriorityModulePreloads()).pipe(coalescedChunks());
+          const body = lowPriorityModulePreloads();
+          const html = body.pipe(coalescedChunks());
           const stream = createReadableStreamFromReadable(html);
           responseHeaders.set('Content-Type', 'text/html');
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -42,9 +42,10 @@ const time = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 1
 const list = (ids: readonly string[]) => (ids.length === 0 ? 'nothing' : ids.join(', '));
 
 /**
- * /demo's autopilot panel (docs/decisions/018-autopilot.md): the schedule's state, its next
- * step (read again when it is due, and every 15 s while a schedule runs or is paused), and Start (a profile and an optional seed), Pause or Resume, and Stop — operator routes
- * reached through the web's /api proxy, as the scenario panel's Stop is.
+ * /demo's autopilot panel (docs/decisions/018-autopilot.md): the schedule's state and its next
+ * step, read again when that step is due (autopilotRefreshDelay), and Start (a profile and an
+ * optional seed), Pause or Resume, and Stop — operator routes reached through the web's /api
+ * proxy, as the scenario panel's Stop is.
  */
 export function DemoAutopilot() {
   const client = useShopClient();

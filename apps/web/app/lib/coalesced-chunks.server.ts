@@ -4,8 +4,8 @@ import { Transform, type TransformCallback } from 'node:stream';
  * The document's chunks written in one turn of the event loop, sent on as one chunk
  * (docs/architecture.md "Performance"). React writes its HTML in pieces of about 2 KB, and React
  * Router's Express adapter flushes the response after every piece it reads, so the compression
- * middleware would close a compressed block (and the socket take a write) some forty times per
- * page. React writes everything that is ready in one go, so joining what arrives before the
+ * middleware would close a compressed block (and the socket take a write) for every piece: 18
+ * times for a product page, 3 once joined. React writes everything that is ready in one go, so joining what arrives before the
  * next turn keeps the streaming (the shell now, each suspended part when it resolves) with a
  * flush per part instead of per piece.
  */
