@@ -242,6 +242,9 @@ test.describe('search', () => {
     page,
     request,
   }) => {
+    // The journey, then up to 30 s for the flushed actions to be stored (the poll below): the
+    // default 30 s for the whole test cut that wait short on a busy machine.
+    test.setTimeout(60_000);
     await drawWithoutAnonymity(page);
     await page.goto('/department/tables');
     await startupDone(page);
