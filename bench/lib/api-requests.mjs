@@ -169,16 +169,26 @@ function precomputeBody(shopper) {
   });
 }
 
-/** `POST /flags/precompute-assignments` for `shoppers` different shoppers, in turn. */
+let neverAsked = 1_000_000;
+
+/**
+ * `POST /flags/precompute-assignments` for `shoppers` different shoppers, in turn; with
+ * `Infinity`, a shopper the api has not been asked about yet on every request.
+ */
 export function precomputeRequests(shoppers = 1000) {
-  const bodies = Array.from({ length: shoppers }, (_, shopper) => precomputeBody(shopper));
+  const bodies = Number.isFinite(shoppers)
+    ? Array.from({ length: shoppers }, (_, shopper) => precomputeBody(shopper))
+    : undefined;
   let next = 0;
   return [
     {
       method: 'POST',
       path: '/flags/precompute-assignments?dd_env=demo',
       headers: { 'content-type': 'application/vnd.api+json' },
-      setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }),
+      setupRequest: (request) => ({
+        ...request,
+        body: bodies ? bodies[next++ % bodies.length] : precomputeBody(neverAsked++),
+      }),
     },
   ];
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { parseTargetingAttributes } from './attributes.js';
 import type { EvaluationLogger } from './flagging-core.js';
 import { precomputeAssignments } from './precompute.js';
+import { PrecomputeCache } from './precompute-cache.js';
 import type { FlagsRepository } from './repository.js';
 import {
   JsonApiErrorsSchema,
@@ -26,6 +27,8 @@ export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
 export interface PrecomputeRoutesOptions {
   flags: FlagsRepository;
   now: () => number;
+  /** Results per subject (precompute-cache.ts); a fresh one by default. */
+  cache?: PrecomputeCache;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface PrecomputeRoutesOptions {
  */
 export const precomputeRoutes: FastifyPluginAsyncTypebox<PrecomputeRoutesOptions> = async (
   app,
-  { flags, now },
+  { flags, now, cache = new PrecomputeCache() },
 ) => {
   app.addContentTypeParser(
     JSON_API_MEDIA_TYPE,
@@ -70,16 +73,25 @@ export const precomputeRoutes: FastifyPluginAsyncTypebox<PrecomputeRoutesOptions
     async (request) => {
       const { subject, env } = request.body.data.attributes;
       const { configuration, flags: served } = await flags.getServingSnapshot();
-      const result = precomputeAssignments(
-        served,
-        {
-          targetingKey: subject.targeting_key,
-          attributes: parseTargetingAttributes(subject.targeting_attributes ?? {}),
-        },
-        evaluationLogger(request.log),
-        now(),
+      // The wire form names the subject: equal strings are typed into equal attributes.
+      const subjectKey = JSON.stringify([
+        subject.targeting_key ?? '',
+        subject.targeting_attributes ?? {},
+      ]);
+      const nowMs = now();
+      const { result, computed } = cache.resolve(served, subjectKey, nowMs, () =>
+        precomputeAssignments(
+          served,
+          {
+            targetingKey: subject.targeting_key,
+            attributes: parseTargetingAttributes(subject.targeting_attributes ?? {}),
+          },
+          evaluationLogger(request.log),
+          nowMs,
+        ),
       );
-      for (const dropped of result.dropped) {
+      // Logged when computed: once per subject until the flags change.
+      for (const dropped of computed ? result.dropped : []) {
         request.log.warn(dropped, 'flag left out of precomputed assignments');
       }
       return {

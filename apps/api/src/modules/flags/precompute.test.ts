@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { setFlagEnabled } from './operations.js';
 import { createFlagsRepository } from './repository.js';
 import {
   createFlagDefinitions,
@@ -423,5 +424,49 @@ describe('CORS for the provider on another origin', () => {
       .toLowerCase()
       .split(/\s*,\s*/);
     for (const header of requested) expect(allowed).toContain(header);
+  });
+});
+
+describe('answers kept per shopper (precompute-cache.ts)', () => {
+  const HOUR = 3_600_000;
+  let clock = NOW;
+  let db: TestDatabase;
+  let shop: FastifyInstance;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await createFlagsRepository(db.database.db, () => NOW).syncDefinitions(
+      createFlagDefinitions([
+        createUfcFlag('sale_banner', 'BOOLEAN', { on: true, off: false }, [
+          createStaticAllocation('sale-week', 'on', undefined, {
+            startAt: new Date(NOW + HOUR).toISOString(),
+          }),
+          createStaticAllocation('default', 'off'),
+        ]),
+      ]),
+    );
+    shop = await buildApp({ database: db.database, flags: { now: () => clock } });
+  });
+
+  afterAll(async () => {
+    await shop.close();
+    await db.destroy();
+  });
+
+  const bannerFor = async (targetingKey: string) =>
+    (await fetchAssignments(shop, { targetingKey, team: 'sales' })).data.attributes.flags
+      .sale_banner?.variationKey;
+
+  it('serves a shopper asked before an allocation opened that allocation once it has', async () => {
+    expect(await bannerFor('ann')).toBe('off');
+    clock = NOW + HOUR;
+    expect(await bannerFor('ann')).toBe('on');
+  });
+
+  it('serves a shopper asked before a flag change the changed flag', async () => {
+    expect(await bannerFor('bob')).toBe('on');
+    const repository = createFlagsRepository(db.database.db, () => clock);
+    await repository.changeFlag('sale_banner', 'test', (flag) => setFlagEnabled(flag, false));
+    expect(await bannerFor('bob')).toBeUndefined();
   });
 });
