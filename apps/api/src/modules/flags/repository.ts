@@ -69,12 +69,32 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
       .where('id', '=', id),
   );
 
+  const readServedConfiguration = async (): Promise<ServedConfiguration | undefined> => {
+    const [row] = await configurationById(undefined, CONFIGURATION_ID);
+    return row
+      ? Object.freeze({
+          createdAt: Number(row.created_at),
+          environment: row.environment,
+          source: row.source,
+        })
+      : undefined;
+  };
+  /**
+   * Calls made while a read is on its way share it: the three fault flags a product answer
+   * evaluates at once, and requests arriving together, cost one statement. A call made after
+   * that read answered starts its own, so a change is seen by every call that begins once the
+   * reads under way when it committed have answered.
+   */
+  let reading: Promise<ServedConfiguration | undefined> | undefined;
+
   return {
-    async getConfiguration(): Promise<ServedConfiguration | undefined> {
-      const [row] = await configurationById(undefined, CONFIGURATION_ID);
-      return row
-        ? { createdAt: Number(row.created_at), environment: row.environment, source: row.source }
-        : undefined;
+    getConfiguration(): Promise<ServedConfiguration | undefined> {
+      if (reading === undefined) {
+        reading = readServedConfiguration().finally(() => {
+          reading = undefined;
+        });
+      }
+      return reading;
     },
 
     async listFlags(): Promise<StoredFlag[]> {
