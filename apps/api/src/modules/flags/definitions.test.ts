@@ -322,18 +322,6 @@ describe('syncDefinitions (start-up load into the database)', () => {
     expect((await repository.getConfiguration())?.createdAt).toBe(Math.max(...versions));
   });
 
-  it('shares one read of the configuration among calls made together, and reads again after', async () => {
-    const together = await Promise.all([1, 2, 3].map(() => repository.getConfiguration()));
-    expect(together[1]).toBe(together[0]);
-    expect(together[2]).toBe(together[0]);
-
-    clock = 6_500;
-    await repository.changeFlag('shared', 'test', (flag) => setFlagEnabled(flag, true));
-    const after = await repository.getConfiguration();
-    expect(after).not.toBe(together[0]);
-    expect(after?.createdAt).toBeGreaterThan(together[0]!.createdAt);
-  });
-
   it('removes a stored flag whose definition became malformed, so it is no longer served', async () => {
     clock = 7_000;
     await repository.syncDefinitions(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { precomputeAssignments, type PrecomputeResult } from './precompute.js';
-import { PrecomputeCache } from './precompute-cache.js';
+import { PRECOMPUTE_CACHE_MAX_KEY_LENGTH, PrecomputeCache } from './precompute-cache.js';
 import { createStaticAllocation, createUfcFlag } from './test-support.js';
 import type { UfcFlag } from './ufc.js';
 
@@ -100,6 +100,31 @@ describe('PrecomputeCache', () => {
     resolve(served(banner()), 'ann');
     expect(cache.size).toBe(0);
     expect(calls.count).toBe(1);
+  });
+
+  it('weighs a subject by its length as well, and keeps none longer than the limit', () => {
+    const flags = served(banner());
+    const cache = new PrecomputeCache(6);
+    const { calls, resolve } = resolver(cache);
+    resolve(flags, 'x'.repeat(3 * 128)); // 1 assignment + 3 for the key
+    resolve(flags, 'ann'); // 1 + 1: still fits
+    resolve(flags, 'bob'); // 1 + 1: the long one goes
+    expect(cache.size).toBe(2);
+    expect(resolve(flags, 'x'.repeat(3 * 128)).computed).toBe(true);
+
+    const roomy = new PrecomputeCache();
+    const long = 'y'.repeat(PRECOMPUTE_CACHE_MAX_KEY_LENGTH + 1);
+    resolver(roomy).resolve(flags, long);
+    expect(roomy.size).toBe(0);
+    expect(calls.count).toBe(4);
+  });
+
+  it('freezes the results it keeps, as every answer to the subject shares them', () => {
+    const { resolve } = resolver(new PrecomputeCache());
+    const { result } = resolve(served(banner()), 'ann');
+    expect(Object.isFrozen(result.flags)).toBe(true);
+    expect(Object.isFrozen(result.flags.banner)).toBe(true);
+    expect(Object.isFrozen(result.flags.banner?.extraLogging)).toBe(true);
   });
 
   it('keeps nothing for flags that are not frozen (not the served, shared ones)', () => {

@@ -1,8 +1,17 @@
 import type { PrecomputeResult } from './precompute.js';
 import type { UfcFlag } from './ufc.js';
 
-/** About 7,000 shoppers at the shop's 14 flags (a few MB); fewer when there are more flags. */
+/**
+ * The bound, in assignments: about 6,000 of the shop's shoppers at its 14 flags (a few MB),
+ * fewer when there are more flags or longer subjects.
+ */
 export const PRECOMPUTE_CACHE_ASSIGNMENTS = 100_000;
+
+/** A subject's key weighs one assignment per this many characters (a shopper's is about 300). */
+const KEY_CHARACTERS_PER_ASSIGNMENT = 128;
+
+/** Longer subjects are answered but not kept: the request body alone may be up to 1 MiB. */
+export const PRECOMPUTE_CACHE_MAX_KEY_LENGTH = 4096;
 
 interface Entry {
   /** How many allocation start or end times had passed when the result was computed. */
@@ -18,9 +27,11 @@ interface Entry {
  * the same: served flags are a new array whenever the configuration changes (on any replica),
  * and an allocation's window opening or closing makes every older result stale.
  *
- * The bound counts assignments, not shoppers (each result weighs its flag count plus one), and
- * the least recently used result goes first. Only frozen flags are cached on: those are the
- * served ones, shared until the configuration changes (repository.ts).
+ * The bound counts assignments, not shoppers: a result weighs its flag count plus its key's
+ * length in KEY_CHARACTERS_PER_ASSIGNMENT, and the least recently used result goes first.
+ * Kept results are frozen, as they are shared by every answer to the same subject. Only frozen
+ * flags are cached on: those are the served ones, shared until the configuration changes
+ * (repository.ts).
  */
 export class PrecomputeCache {
   #flags: readonly UfcFlag[] | undefined;
@@ -56,14 +67,16 @@ export class PrecomputeCache {
       this.#weight -= entry.weight;
     }
     const result = compute();
-    const weight = Object.keys(result.flags).length + 1;
-    if (weight <= this.maxAssignments) {
+    const weight =
+      Object.keys(result.flags).length +
+      Math.ceil(subjectKey.length / KEY_CHARACTERS_PER_ASSIGNMENT);
+    if (subjectKey.length <= PRECOMPUTE_CACHE_MAX_KEY_LENGTH && weight <= this.maxAssignments) {
       for (const [key, oldest] of this.#entries) {
         if (this.#weight + weight <= this.maxAssignments) break;
         this.#entries.delete(key);
         this.#weight -= oldest.weight;
       }
-      this.#entries.set(subjectKey, { epoch, result, weight });
+      this.#entries.set(subjectKey, { epoch, result: freezeResult(result), weight });
       this.#weight += weight;
     }
     return { result, computed: true };
@@ -91,6 +104,16 @@ export class PrecomputeCache {
     }
     this.#boundaries = boundaries.sort((a, b) => a - b);
   }
+}
+
+function freezeResult(result: PrecomputeResult): PrecomputeResult {
+  for (const assignment of Object.values(result.flags)) {
+    Object.freeze(assignment.extraLogging);
+    Object.freeze(assignment);
+  }
+  Object.freeze(result.flags);
+  Object.freeze(result.dropped);
+  return Object.freeze(result);
 }
 
 /**

@@ -90,7 +90,7 @@ export const precomputeRoutes: FastifyPluginAsyncTypebox<PrecomputeRoutesOptions
           nowMs,
         ),
       );
-      // Logged when computed: once per subject until the flags change.
+      // Logged when the answer is computed, not when a kept one is served again.
       for (const dropped of computed ? result.dropped : []) {
         request.log.warn(dropped, 'flag left out of precomputed assignments');
       }

@@ -464,6 +464,7 @@ describe('answers kept per shopper (precompute-cache.ts)', () => {
   });
 
   it('serves a shopper asked before a flag change the changed flag', async () => {
+    clock = NOW + HOUR;
     expect(await bannerFor('bob')).toBe('on');
     const repository = createFlagsRepository(db.database.db, () => clock);
     await repository.changeFlag('sale_banner', 'test', (flag) => setFlagEnabled(flag, false));

@@ -42,7 +42,8 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
    * next evaluation here as well (docs/architecture.md "Scaling"). The flags are frozen, as
    * every request shares them.
    */
-  let served: { createdAt: number; flags: UfcFlag[]; byKey: Map<string, StoredFlag> } | undefined;
+  let served:
+    { createdAt: number; flags: readonly UfcFlag[]; byKey: Map<string, StoredFlag> } | undefined;
   const servedFlags = async (configuration: ServedConfiguration | undefined) => {
     if (configuration === undefined) return undefined;
     if (served?.createdAt !== configuration.createdAt) {
@@ -54,7 +55,7 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
       const stored = rows.map((row) => [row.key, deepFreeze(toStoredFlag(row))] as const);
       served = {
         createdAt: configuration.createdAt,
-        flags: stored.map(([, flag]) => flag.flag),
+        flags: Object.freeze(stored.map(([, flag]) => flag.flag)),
         byKey: new Map(stored),
       };
     }
@@ -69,32 +70,12 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
       .where('id', '=', id),
   );
 
-  const readServedConfiguration = async (): Promise<ServedConfiguration | undefined> => {
-    const [row] = await configurationById(undefined, CONFIGURATION_ID);
-    return row
-      ? Object.freeze({
-          createdAt: Number(row.created_at),
-          environment: row.environment,
-          source: row.source,
-        })
-      : undefined;
-  };
-  /**
-   * Calls made while a read is on its way share it: the three fault flags a product answer
-   * evaluates at once, and requests arriving together, cost one statement. A call made after
-   * that read answered starts its own, so a change is seen by every call that begins once the
-   * reads under way when it committed have answered.
-   */
-  let reading: Promise<ServedConfiguration | undefined> | undefined;
-
   return {
-    getConfiguration(): Promise<ServedConfiguration | undefined> {
-      if (reading === undefined) {
-        reading = readServedConfiguration().finally(() => {
-          reading = undefined;
-        });
-      }
-      return reading;
+    async getConfiguration(): Promise<ServedConfiguration | undefined> {
+      const [row] = await configurationById(undefined, CONFIGURATION_ID);
+      return row
+        ? { createdAt: Number(row.created_at), environment: row.environment, source: row.source }
+        : undefined;
     },
 
     async listFlags(): Promise<StoredFlag[]> {
@@ -121,7 +102,7 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
      */
     async getServingSnapshot(): Promise<{
       configuration: ServedConfiguration | undefined;
-      flags: UfcFlag[];
+      flags: readonly UfcFlag[];
     }> {
       const configuration = await this.getConfiguration();
       const cached = await servedFlags(configuration);
