@@ -51,7 +51,12 @@ describe('provider options from a deployment profile', () => {
     const local = resolveProfileAddresses(profiles.local!, 'http://shop.test:3000');
     const options = flagProviderOptions(local, '6.11.22');
     expect(options.flaggingProxy).toBe('http://shop.test:3000/api/flags/precompute-assignments');
-    expect(options.proxy).toBe('http://shop.test:3000/api/intake');
+    expect(
+      typeof options.proxy === 'function' &&
+        options.proxy({ path: '/api/v2/exposures', parameters: 'ddsource=browser' }),
+    ).toBe(
+      'http://shop.test:3000/api/intake?ddforward=%2Fapi%2Fv2%2Fexposures%3Fddsource%3Dbrowser',
+    );
     expect(options).toMatchObject({
       applicationId: local.applicationId,
       clientToken: local.clientToken,

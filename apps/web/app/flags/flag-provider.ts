@@ -1,12 +1,13 @@
 import type { FlaggingInitConfiguration } from '@datadog/openfeature-browser';
-import type { DeploymentProfile } from '../startup/deployment-profiles';
+import { intakeProxy, type DeploymentProfile } from '../startup/deployment-profiles';
 import { PROVIDER_READY_POLL_MS, PROVIDER_READY_TIMEOUT_MS } from '../startup/storage-keys';
 import { PROVIDER_READY_TIMEOUT_WARNING } from './flag-messages';
 
 /**
  * The Datadog provider's options for a deployment profile: assignments from the profile's flag
  * service (`flaggingProxy`, absolute), exposures and evaluation events through the monitoring
- * `proxy` — the local api in the local profile, Datadog itself when the profile names no proxy.
+ * `proxy` (intakeProxy) — the local api in the local profile, Datadog itself when the profile
+ * names no proxy.
  */
 export function flagProviderOptions(
   profile: DeploymentProfile,
@@ -38,7 +39,7 @@ export function flagProviderOptions(
     enableExposureLogging: true,
     enableFlagEvaluationTracking: true,
     ...(profile.flagsUrl === null ? {} : { flaggingProxy: profile.flagsUrl }),
-    ...(profile.intakeUrl === null ? {} : { proxy: profile.intakeUrl }),
+    ...(profile.intakeUrl === null ? {} : { proxy: intakeProxy(profile.intakeUrl) }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   DeploymentProfileError,
   isProfileAddress,
   loadDefaultProfiles,
+  intakeProxy,
   monitoringInitOptions,
   persistProfileChoice,
   predictProfile,
@@ -604,9 +605,26 @@ describe('monitoringInitOptions', () => {
     ]);
   });
 
-  it('R-3.12 the intake URL becomes the SDK proxy: absolute, without a query string', () => {
+  it("R-3.12 the intake URL becomes the SDK proxy: absolute, the SDK's own forward format", () => {
     const resolved = resolveProfileAddresses(local, 'http://shop.test:3000');
-    expect(monitoringInitOptions(resolved, 'v').proxy).toBe('http://shop.test:3000/api/intake');
+    const { proxy } = monitoringInitOptions(resolved, 'v');
+    expect(typeof proxy).toBe('function');
+    expect(
+      typeof proxy === 'function' &&
+        proxy({ path: '/api/v2/rum', parameters: 'ddsource=browser&dd-api-key=pub' }),
+    ).toBe(
+      'http://shop.test:3000/api/intake?ddforward=%2Fapi%2Fv2%2Frum%3Fddsource%3Dbrowser%26dd-api-key%3Dpub',
+    );
     expect(monitoringInitOptions(bare, 'v')).not.toHaveProperty('proxy');
+  });
+
+  it('builds the intake proxy URL as the SDKs do from a proxy URL', () => {
+    const absolute = intakeProxy('https://api.example.com/intake');
+    expect(absolute({ path: '/api/v2/replay', parameters: '' })).toBe(
+      'https://api.example.com/intake?ddforward=%2Fapi%2Fv2%2Freplay',
+    );
+    expect(absolute({ path: '/api/v2/exposures', parameters: 'a=b c' })).toBe(
+      `https://api.example.com/intake?ddforward=${encodeURIComponent('/api/v2/exposures?a=b c')}`,
+    );
   });
 });

@@ -477,6 +477,26 @@ export function backendAddress(
  * covers the backend address and the profile's extra URLs when the profile enables tracing,
  * and nothing otherwise.
  */
+/** What the monitoring SDK and the flag provider accept as `proxy` besides a URL. */
+export type IntakeProxy = (request: { path: string; parameters: string }) => string;
+
+/**
+ * The SDKs' `proxy` for the profile's intake: the URL each SDK builds from a proxy URL,
+ * `<intake>?ddforward=<path?parameters, encoded>`, given as a function. Given the URL itself,
+ * each SDK copy (the monitoring SDK's and the flag provider's own browser-core) first appends a
+ * hidden iframe to the page to borrow a pristine URL constructor, a layout inside the
+ * start-up's longest tasks (docs/architecture.md "Performance"). `intakeUrl` is absolute after
+ * resolveProfileAddresses; a path is resolved against the page once, on the first request.
+ */
+export function intakeProxy(intakeUrl: string): IntakeProxy {
+  let base: string | undefined;
+  return ({ path, parameters }) => {
+    base ??= new URL(intakeUrl, globalThis.location?.href).href;
+    const forwarded = parameters ? `${path}?${parameters}` : path;
+    return `${base}?ddforward=${encodeURIComponent(forwarded)}`;
+  };
+}
+
 export function monitoringInitOptions(
   profile: DeploymentProfile,
   version: string,
@@ -509,7 +529,7 @@ export function monitoringInitOptions(
     allowedTracingUrls: traced.map((match) => ({ match, propagatorTypes: [...PROPAGATOR_TYPES] })),
     // Views and errors always carry feature_flags; the inspector wants them on the rest too.
     trackFeatureFlagsForEvents: [...FLAG_TRACKED_EVENTS],
-    ...(profile.intakeUrl === null ? {} : { proxy: profile.intakeUrl }),
+    ...(profile.intakeUrl === null ? {} : { proxy: intakeProxy(profile.intakeUrl) }),
   };
 }
 

@@ -24,6 +24,11 @@ import { scriptedRandom, seededRandom } from './test-support/seeded-random';
 import { createShopperList } from './test-support/shoppers';
 
 const profiles = loadDefaultProfiles();
+
+/** The URL the SDK's `proxy` gives for a request to the path `/p` without parameters. */
+function forwardedBy(proxy: RumInitConfiguration['proxy']): string | undefined {
+  return typeof proxy === 'function' ? proxy({ path: '/p', parameters: '' }) : proxy;
+}
 const index = profileIndex(profiles);
 const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -188,8 +193,8 @@ describe('runStartup', () => {
       },
     });
     const [options] = h.startMonitoring.mock.calls[0] ?? [];
+    expect(forwardedBy(options?.proxy)).toBe('http://shop.test:4000/api/intake?ddforward=%2Fp');
     expect(options).toMatchObject({
-      proxy: 'http://shop.test:4000/api/intake',
       allowedTracingUrls: [
         { match: 'http://shop.test:4000/api', propagatorTypes: ['tracecontext', 'datadog'] },
       ],
@@ -214,8 +219,10 @@ describe('runStartup', () => {
     });
     expect(h.startMonitoring.mock.calls[0]?.[0]).toMatchObject({
       applicationId: profiles['dda']?.applicationId,
-      proxy: 'https://api.dda.showroom.example.com/intake',
     });
+    expect(forwardedBy(h.startMonitoring.mock.calls[0]?.[0]?.proxy)).toBe(
+      'https://api.dda.showroom.example.com/intake?ddforward=%2Fp',
+    );
     expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('dda');
   });
 
