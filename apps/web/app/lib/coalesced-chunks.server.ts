@@ -5,9 +5,9 @@ import { Transform, type TransformCallback } from 'node:stream';
  * (docs/architecture.md "Performance"). React writes its HTML in pieces of about 2 KB, and React
  * Router's Express adapter flushes the response after every piece it reads, so the compression
  * middleware would close a compressed block (and the socket take a write) for every piece: 18
- * times for a product page, 3 once joined. React writes everything that is ready in one go, so joining what arrives before the
- * next turn keeps the streaming (the shell now, each suspended part when it resolves) with a
- * flush per part instead of per piece.
+ * times for a product page, 3 once joined. React writes everything that is ready in one go, so
+ * joining what arrives before the next turn keeps the streaming (the shell now, each suspended
+ * part when it resolves) with a flush per part instead of per piece.
  */
 export function coalescedChunks(): Transform {
   let pending: Buffer[] = [];

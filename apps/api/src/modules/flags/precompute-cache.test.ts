@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deepFreeze } from './deep-freeze.js';
 import { precomputeAssignments, type PrecomputeResult } from './precompute.js';
 import { PRECOMPUTE_CACHE_MAX_KEY_LENGTH, PrecomputeCache } from './precompute-cache.js';
 import { createStaticAllocation, createUfcFlag } from './test-support.js';
@@ -8,15 +9,8 @@ const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 3_600_000;
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-const served = (...flags: UfcFlag[]) => flags.map(deepFreeze);
+/** Flags as repository.ts serves them: the array and every flag frozen. */
+const served = (...flags: UfcFlag[]) => deepFreeze(flags);
 
 const banner = (allocation = createStaticAllocation('all', 'on')) =>
   createUfcFlag('banner', 'BOOLEAN', { on: true, off: false }, [
@@ -127,7 +121,7 @@ describe('PrecomputeCache', () => {
     expect(Object.isFrozen(result.flags.banner?.extraLogging)).toBe(true);
   });
 
-  it('keeps nothing for flags that are not frozen (not the served, shared ones)', () => {
+  it('keeps nothing for a flags array that is not frozen (not the served, shared one)', () => {
     const flags = [banner()];
     const cache = new PrecomputeCache();
     const { calls, resolve } = resolver(cache);

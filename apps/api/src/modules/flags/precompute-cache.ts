@@ -1,3 +1,4 @@
+import { deepFreeze } from './deep-freeze.js';
 import type { PrecomputeResult } from './precompute.js';
 import type { UfcFlag } from './ufc.js';
 
@@ -29,13 +30,12 @@ interface Entry {
  *
  * The bound counts assignments, not shoppers: a result weighs its flag count plus its key's
  * length in KEY_CHARACTERS_PER_ASSIGNMENT, and the least recently used result goes first.
- * Kept results are frozen, as they are shared by every answer to the same subject. Only frozen
- * flags are cached on: those are the served ones, shared until the configuration changes
- * (repository.ts).
+ * Kept results are frozen, as they are shared by every answer to the same subject. Only a frozen
+ * flags array is cached on: the served one, shared until the configuration changes
+ * (repository.ts); the flags read without a configuration row are a fresh array each time.
  */
 export class PrecomputeCache {
   #flags: readonly UfcFlag[] | undefined;
-  #cacheable = false;
   /** Allocation start and end times in ms, ascending: an allocation changes at each. */
   #boundaries: number[] = [];
   #entries = new Map<string, Entry>();
@@ -54,8 +54,8 @@ export class PrecomputeCache {
     nowMs: number,
     compute: () => PrecomputeResult,
   ): { result: PrecomputeResult; computed: boolean } {
+    if (!Object.isFrozen(flags)) return { result: compute(), computed: true };
     if (flags !== this.#flags) this.#reset(flags);
-    if (!this.#cacheable) return { result: compute(), computed: true };
     const epoch = passedCount(this.#boundaries, nowMs);
     const entry = this.#entries.get(subjectKey);
     if (entry !== undefined) {
@@ -76,7 +76,7 @@ export class PrecomputeCache {
         this.#entries.delete(key);
         this.#weight -= oldest.weight;
       }
-      this.#entries.set(subjectKey, { epoch, result: freezeResult(result), weight });
+      this.#entries.set(subjectKey, { epoch, result: deepFreeze(result), weight });
       this.#weight += weight;
     }
     return { result, computed: true };
@@ -89,7 +89,6 @@ export class PrecomputeCache {
 
   #reset(flags: readonly UfcFlag[]) {
     this.#flags = flags;
-    this.#cacheable = flags.every((flag) => Object.isFrozen(flag));
     this.#entries.clear();
     this.#weight = 0;
     const boundaries: number[] = [];
@@ -104,16 +103,6 @@ export class PrecomputeCache {
     }
     this.#boundaries = boundaries.sort((a, b) => a - b);
   }
-}
-
-function freezeResult(result: PrecomputeResult): PrecomputeResult {
-  for (const assignment of Object.values(result.flags)) {
-    Object.freeze(assignment.extraLogging);
-    Object.freeze(assignment);
-  }
-  Object.freeze(result.flags);
-  Object.freeze(result.dropped);
-  return Object.freeze(result);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.js';
 import type { FlagDefinitions } from './definitions.js';
 import type { FlagChange } from './operations.js';
 import type { UfcFlag } from './ufc.js';
+import { deepFreeze } from './deep-freeze.js';
 
 /** The served configuration is one row: every flag change bumps its createdAt. */
 export const CONFIGURATION_ID = 'current';
@@ -339,14 +340,6 @@ function toStoredFlag(row: {
     revision: Number(row.revision),
     updatedAt: Number(row.updated_at),
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function sourceHash(definition: string): string {
