@@ -2,14 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.js';
 
 /** The path of the first string holding U+0000 in a parsed value (`items.0.name`), or null. */
-export function pathOfNul(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+export function pathOfNul(value: unknown): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
-  for (const [key, child] of Object.entries(value)) {
-    const found = pathOfNul(child, [...path, key]);
-    if (found) return found;
+  // The path is built only for the string found: a value without NUL allocates nothing.
+  for (const key of Object.keys(value)) {
+    const found = pathOfNul((value as Record<string, unknown>)[key]);
+    if (found) {
+      found.unshift(key);
+      return found;
+    }
   }
   return null;
+}
+
+/**
+ * Whether a JSON text may hold U+0000 in a string: JSON writes that character only as the
+ * escape `\u0000` (a raw control character is not JSON), so a text without it holds none.
+ */
+export function jsonMayHoldNul(text: string): boolean {
+  return text.includes('\\u0000');
 }
 
 /**

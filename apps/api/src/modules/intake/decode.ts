@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { badRequest } from '../../http/errors.js';
-import { pathOfNul } from '../../http/nul-characters.js';
+import { jsonMayHoldNul, pathOfNul } from '../../http/nul-characters.js';
 import { MAX_INFLATED_BYTES } from './schemas.js';
 
 const inflate = promisify(zlib.inflate);
@@ -117,10 +117,10 @@ export function firstSchemaProblem(
 export function createEventChecker<T extends TSchema>(schema: T, kind: string) {
   const validator = Compile(schema);
   return (events: NdjsonEvent[]) =>
-    events.map(({ line, event }) => {
+    events.map(({ line, event, text }) => {
       if (validator.Check(event)) {
         // Decoded events go to columns, and PostgreSQL text cannot hold U+0000.
-        const nul = pathOfNul(event);
+        const nul = jsonMayHoldNul(text) ? pathOfNul(event) : null;
         if (!nul) return event;
         const field = nul.join('.');
         throw badRequest(

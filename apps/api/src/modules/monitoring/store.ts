@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createGroupCommit } from '../../db/group-commit.js';
 import { prepareRowsStatement } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type {
@@ -68,6 +69,23 @@ const RUM_SESSION_FLAG_COLUMNS = [
   'first_seen',
   'last_seen',
 ] as const satisfies readonly (keyof RumSessionFlagRow)[];
+
+/** One rum-track batch as the intake decoded it. */
+interface RumBatch {
+  rows: RumRows;
+  other: { track: string; events: Record<string, unknown>[] };
+  receivedAt: number;
+}
+
+/** A comparator of rows by these text columns, in this order. */
+function byColumns<K extends string>(...columns: K[]) {
+  return (a: Record<K, string>, b: Record<K, string>): number => {
+    for (const column of columns) {
+      if (a[column] !== b[column]) return a[column] < b[column] ? -1 : 1;
+    }
+    return 0;
+  };
+}
 
 /** A replay segment's place in the store: one `replay` event and the session's replay mark. */
 export interface ReplaySegmentRow {
@@ -155,34 +173,52 @@ export function createMonitoringStore(db: Kysely<Database>) {
     (rows) => sessionUpsert(db, rows),
   );
 
-  return {
-    /** One rum-track batch, stored whole or not at all; `other` events (telemetry…) go to intake_events. */
-    async storeRumBatch(
-      rows: RumRows,
-      other: { track: string; events: Record<string, unknown>[] },
-      receivedAt: number,
-    ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        for (const session of rows.sessions) await upsertSession(trx, [session]);
-        for (const view of rows.views) await upsertView(trx, [view]);
-        for (let i = 0; i < rows.events.length; i += INSERT_CHUNK) {
-          await insertRumEvents(trx, rows.events.slice(i, i + INSERT_CHUNK));
-        }
-        for (const flag of rows.flags) await upsertFlag(trx, [flag]);
-        const generic = other.events.map((event) => ({
+  /** The RUM batches of one group commit, written in one transaction. */
+  const writeRumBatches = (batches: readonly RumBatch[]) =>
+    db.transaction().execute(async (trx) => {
+      // Rows of every batch in key order (a stable sort: one key's rows in arrival order).
+      const all = <Row>(pick: (batch: RumBatch) => readonly Row[]) => batches.flatMap(pick);
+      const sessions = all((batch) => batch.rows.sessions).sort(byColumns('id'));
+      const views = all((batch) => batch.rows.views).sort(byColumns('id'));
+      const flags = all((batch) => batch.rows.flags).sort(
+        byColumns('session_id', 'flag_key', 'variant'),
+      );
+      const events = all((batch) => batch.rows.events);
+      for (const session of sessions) await upsertSession(trx, [session]);
+      for (const view of views) await upsertView(trx, [view]);
+      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+        await insertRumEvents(trx, events.slice(i, i + INSERT_CHUNK));
+      }
+      for (const flag of flags) await upsertFlag(trx, [flag]);
+      const generic = batches.flatMap(({ other, receivedAt }) =>
+        other.events.map((event) => ({
           track: other.track,
           event_type: typeof event.type === 'string' ? event.type : null,
           session_id: sessionIdOf(event),
           payload: JSON.stringify(event),
           received_at: receivedAt,
-        }));
-        for (let i = 0; i < generic.length; i += INSERT_CHUNK) {
-          await trx
-            .insertInto('intake_events')
-            .values(generic.slice(i, i + INSERT_CHUNK))
-            .execute();
-        }
-      });
+        })),
+      );
+      for (let i = 0; i < generic.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('intake_events')
+          .values(generic.slice(i, i + INSERT_CHUNK))
+          .execute();
+      }
+    });
+  const storeRumBatch = createGroupCommit(writeRumBatches);
+
+  return {
+    /**
+     * One rum-track batch, stored whole or not at all; `other` events (telemetry…) go to
+     * intake_events. Batches arriving together are written in one transaction (group commit).
+     */
+    storeRumBatch(
+      rows: RumRows,
+      other: { track: string; events: Record<string, unknown>[] },
+      receivedAt: number,
+    ): Promise<void> {
+      return storeRumBatch({ rows, other, receivedAt });
     },
 
     /** A decoded replay segment: marks the session as replayed and keeps the segment's metadata. */
