@@ -10,6 +10,8 @@ import {
   SAMPLE_SHOPPER,
 } from '../../test/rum-factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { toRumRows } from './rum-events.js';
+import { createMonitoringStore } from './store.js';
 
 const RECEIVED_AT = Date.UTC(2026, 0, 15, 12);
 const RUM = '/api/v2/rum?ddsource=browser&dd-api-key=pub&batch_time=1&_dd.api=fetch';
@@ -239,5 +241,66 @@ describe('POST /intake — malformed rum batches are refused whole', () => {
       ndjson([createRumView({ sessionId: 's-after', viewId: 'v-after' })]),
     );
     expect(good.statusCode).toBe(202);
+  });
+});
+
+describe('RUM batches written together (group commit)', () => {
+  const batch = (sessionId: string, names: string[]) =>
+    toRumRows(
+      [
+        createRumView({ sessionId, viewId: `${sessionId}-view` }),
+        ...names.map((name) => createRumAction(name, { sessionId, viewId: `${sessionId}-view` })),
+      ],
+      RECEIVED_AT,
+    );
+  const eventsOf = async (sessionId: string) =>
+    (
+      await db()
+        .selectFrom('rum_events')
+        .select('name')
+        .where('session_id', '=', sessionId)
+        .orderBy('name')
+        .execute()
+    ).map((row) => row.name);
+
+  it('stores every batch asked for in one turn, the same session twice included', async () => {
+    const store = createMonitoringStore(db());
+    const none = { track: 'rum', events: [] };
+    await Promise.all([
+      store.storeRumBatch(batch('g-1', ['a', 'b']), none, RECEIVED_AT),
+      store.storeRumBatch(batch('g-2', ['c']), none, RECEIVED_AT),
+      store.storeRumBatch(batch('g-1', ['d']), none, RECEIVED_AT),
+    ]);
+    expect(await eventsOf('g-1')).toEqual(['a', 'b', 'd']);
+    expect(await eventsOf('g-2')).toEqual(['c']);
+    const views = await db()
+      .selectFrom('rum_views')
+      .select('id')
+      .where('id', 'like', 'g-%')
+      .execute();
+    expect(views.map((view) => view.id).sort()).toEqual(['g-1-view', 'g-2-view']);
+  });
+
+  it('fails only the batch the database refuses; the others of its group are stored', async () => {
+    const store = createMonitoringStore(db());
+    const none = { track: 'rum', events: [] };
+    const refused = batch('g-bad', ['x']);
+    // A row the table refuses (event_type is NOT NULL), as a database error would come.
+    refused.events[0] = { ...refused.events[0]!, event_type: null as unknown as string };
+    const results = await Promise.allSettled([
+      store.storeRumBatch(batch('g-3', ['e']), none, RECEIVED_AT),
+      store.storeRumBatch(refused, none, RECEIVED_AT),
+      store.storeRumBatch(batch('g-4', ['f']), none, RECEIVED_AT),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await eventsOf('g-3')).toEqual(['e']);
+    expect(await eventsOf('g-4')).toEqual(['f']);
+    expect(await eventsOf('g-bad')).toEqual([]);
+    const sessions = await db()
+      .selectFrom('rum_sessions')
+      .select('id')
+      .where('id', '=', 'g-bad')
+      .execute();
+    expect(sessions).toEqual([]);
   });
 });
