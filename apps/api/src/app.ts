@@ -324,7 +324,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     results: createExperimentResults({ flags, experiments, now }),
     now,
   });
-  const monitoring = createMonitoringStore(database.db);
+  const monitoring = createMonitoringStore(database.db, {
+    parallelGroups: database.kind === 'postgres' ? 4 : 1,
+  });
   await app.register(intakeRoutes, { intake, monitoring, now });
   await app.register(monitoringRoutes, { queries: createMonitoringQueries(database.db, now) });
   await app.register(trafficRoutes, { db: database.db, now });

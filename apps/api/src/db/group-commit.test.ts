@@ -56,9 +56,9 @@ describe('group commit', () => {
     expect(calls).toEqual([['a'], ['b', 'c']]);
   });
 
-  it('writes at most maxItems per group, in the order asked', async () => {
+  it('writes at most maxWeight writes of weight 1 per group, in the order asked', async () => {
     const { calls, write } = recorder();
-    const store = createGroupCommit(write, { maxItems: 2 });
+    const store = createGroupCommit(write, { maxWeight: 2 });
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map(store));
     expect(calls).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
@@ -79,5 +79,33 @@ describe('group commit', () => {
     await expect(store('x')).rejects.toThrow('refused x');
     await store('y');
     expect(stored).toEqual(['y']);
+  });
+
+  it('fills a group up to maxWeight, and writes a heavier write alone', async () => {
+    const { calls, write } = recorder();
+    const store = createGroupCommit(write, { weight: (item) => item.length, maxWeight: 4 });
+    await Promise.all(['aa', 'bb', 'c', 'dddddd', 'e'].map(store));
+    expect(calls).toEqual([['aa', 'bb'], ['c'], ['dddddd'], ['e']]);
+  });
+
+  it('writes up to `parallel` groups at once', async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const { calls, write } = recorder({ hold });
+    const store = createGroupCommit(write, { maxWeight: 1, parallel: 2 });
+    const all = ['a', 'b', 'c'].map(store);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([['a'], ['b']]);
+    release();
+    await Promise.all(all);
+    expect(calls).toEqual([['a'], ['b'], ['c']]);
+  });
+
+  it('fails every write of a group, without writing them again, when retryAlone says no', async () => {
+    const { calls, write } = recorder({ bad: new Set(['b']) });
+    const store = createGroupCommit(write, { retryAlone: () => false });
+    const results = await Promise.allSettled(['a', 'b'].map(store));
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(calls).toEqual([['a', 'b']]);
   });
 });

@@ -9,6 +9,7 @@ describe('NUL characters', () => {
       'name',
     ]);
     expect(pathOfNul('\u0000')).toEqual([]);
+    expect(pathOfNul({ flags: { ok: 1, 'k\u0000': true } })).toEqual(['flags', 'k\u0000']);
     expect(pathOfNul({ items: [{ name: 'ok' }], n: 1, b: null })).toBeNull();
   });
 

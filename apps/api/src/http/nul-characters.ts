@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.js';
 
-/** The path of the first string holding U+0000 in a parsed value (`items.0.name`), or null. */
+/**
+ * The path of the first string holding U+0000 in a parsed value (`items.0.name`), a key
+ * included (its path ends with the key), or null.
+ */
 export function pathOfNul(value: unknown): string[] | null {
   if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
   // The path is built only for the string found: a value without NUL allocates nothing.
   for (const key of Object.keys(value)) {
+    if (key.includes('\u0000')) return [key];
     const found = pathOfNul((value as Record<string, unknown>)[key]);
     if (found) {
       found.unshift(key);

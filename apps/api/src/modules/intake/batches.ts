@@ -6,7 +6,13 @@ import {
   toRumRows,
 } from '../monitoring/rum-events.js';
 import type { MonitoringStore } from '../monitoring/store.js';
-import { createEventChecker, decodeBody, parseNdjson, type ForwardedTarget } from './decode.js';
+import {
+  createEventChecker,
+  decodeBody,
+  parseNdjson,
+  refuseNulInColumns,
+  type ForwardedTarget,
+} from './decode.js';
 import { multipartBoundary, parseMultipart } from './multipart.js';
 import { decodeReplayUpload, jsonPart } from './replay.js';
 import type { IntakeRepository } from './repository.js';
@@ -45,6 +51,7 @@ export async function storeNdjsonBatch(
     const other: Record<string, unknown>[] = [];
     for (const line of events) {
       if (!isRumEventType(line.event.type)) {
+        refuseNulInColumns(line, 'event');
         other.push(line.event);
         continue;
       }
@@ -59,6 +66,7 @@ export async function storeNdjsonBatch(
       receivedAt,
     );
   } else {
+    for (const line of events) refuseNulInColumns(line, 'event');
     await stores.intake.storeEvents(
       target.track,
       events.map((line) => line.event),

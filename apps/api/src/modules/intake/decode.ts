@@ -113,20 +113,53 @@ export function firstSchemaProblem(
   };
 }
 
+/**
+ * Refuses a line holding U+0000 in any string or key (400 naming line and field): decoded
+ * events go to columns, and PostgreSQL text cannot hold it. The parsed event is walked only
+ * when its JSON text holds the escape.
+ */
+function refuseNul({ line, event, text }: NdjsonEvent, kind: string): void {
+  const nul = jsonMayHoldNul(text) ? pathOfNul(event) : null;
+  if (!nul) return;
+  const field = nul.join('.');
+  throw badRequest(
+    `body.line.${line}.${field}`,
+    `body line ${line} (${kind}): ${field} must not contain NUL (U+0000) characters`,
+  );
+}
+
+/**
+ * Refuses an event kept whole (telemetry, logs, unknown types) whose column values hold U+0000:
+ * its `type` and session id go to columns (PostgreSQL text cannot hold it); the rest is kept as
+ * JSON text, where the character stays escaped.
+ */
+export function refuseNulInColumns({ line, event }: NdjsonEvent, kind: string): void {
+  const session = event.session;
+  const sessionId =
+    typeof session === 'object' && session !== null ? (session as { id?: unknown }).id : undefined;
+  const columns: [string, unknown][] = [
+    ['type', event.type],
+    ['session.id', sessionId],
+    ['session_id', event.session_id],
+  ];
+  for (const [field, value] of columns) {
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      throw badRequest(
+        `body.line.${line}.${field}`,
+        `body line ${line} (${kind}): ${field} must not contain NUL (U+0000) characters`,
+      );
+    }
+  }
+}
+
 /** A checker for one event kind: answers the typed events or a 400 naming line and field. */
 export function createEventChecker<T extends TSchema>(schema: T, kind: string) {
   const validator = Compile(schema);
   return (events: NdjsonEvent[]) =>
     events.map(({ line, event, text }) => {
       if (validator.Check(event)) {
-        // Decoded events go to columns, and PostgreSQL text cannot hold U+0000.
-        const nul = jsonMayHoldNul(text) ? pathOfNul(event) : null;
-        if (!nul) return event;
-        const field = nul.join('.');
-        throw badRequest(
-          `body.line.${line}.${field}`,
-          `body line ${line} (${kind}): ${field} must not contain NUL (U+0000) characters`,
-        );
+        refuseNul({ line, event, text }, kind);
+        return event;
       }
       const { field, problem } = firstSchemaProblem(validator, event);
       throw badRequest(

@@ -189,6 +189,38 @@ describe('POST /intake — other tracks', () => {
     expect(JSON.parse(rows[0]?.payload ?? '')).toEqual(telemetry);
     expect(Number(rows[0]?.received_at)).toBe(RECEIVED_AT);
   });
+
+  it('refuses an event kept whole whose type or session id holds NUL, and keeps NUL elsewhere', async () => {
+    const before = await storedCounts();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/api/v2/rum?ddsource=browser', { type: 'tele\u0000metry', date: 1 }, 'body.line.1.type'],
+      [
+        '/api/v2/rum?ddsource=browser',
+        { type: 'telemetry', session: { id: 's\u0000' } },
+        'body.line.1.session.id',
+      ],
+      [
+        '/api/v2/logs?ddsource=browser',
+        { message: 'x', session_id: '\u0000' },
+        'body.line.1.session_id',
+      ],
+    ];
+    for (const [forward, event, field] of cases) {
+      const res = await send(forward, ndjson([event]));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    }
+    expect(await storedCounts()).toEqual(before);
+    const message = { message: 'a\u0000b', status: 'info', session_id: 'sess-nul' };
+    const kept = await send('/api/v2/logs?ddsource=browser', ndjson([message]));
+    expect(kept.statusCode).toBe(202);
+    const row = await testDb.database.db
+      .selectFrom('intake_events')
+      .select('payload')
+      .where('session_id', '=', 'sess-nul')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.payload)).toEqual(message);
+  });
 });
 
 describe('POST /intake — bad batches are rejected whole', () => {

@@ -263,14 +263,35 @@ describe('RUM batches written together (group commit)', () => {
         .execute()
     ).map((row) => row.name);
 
-  it('stores every batch asked for in one turn, the same session twice included', async () => {
-    const store = createMonitoringStore(db());
+  /** The database as the store sees it, counting the transactions it opens. */
+  const counted = () => {
+    const transactions = { count: 0 };
+    const target = db();
+    const proxy = new Proxy(target, {
+      get(object, property) {
+        if (property === 'transaction') {
+          return () => {
+            transactions.count += 1;
+            return object.transaction();
+          };
+        }
+        const value: unknown = Reflect.get(object, property, object);
+        return typeof value === 'function' ? value.bind(object) : value;
+      },
+    });
+    return { transactions, db: proxy };
+  };
+
+  it('stores every batch asked for in one turn in one transaction, the same session twice included', async () => {
+    const { transactions, db: database } = counted();
+    const store = createMonitoringStore(database);
     const none = { track: 'rum', events: [] };
     await Promise.all([
       store.storeRumBatch(batch('g-1', ['a', 'b']), none, RECEIVED_AT),
       store.storeRumBatch(batch('g-2', ['c']), none, RECEIVED_AT),
       store.storeRumBatch(batch('g-1', ['d']), none, RECEIVED_AT),
     ]);
+    expect(transactions.count).toBe(1);
     expect(await eventsOf('g-1')).toEqual(['a', 'b', 'd']);
     expect(await eventsOf('g-2')).toEqual(['c']);
     const views = await db()
@@ -302,5 +323,15 @@ describe('RUM batches written together (group commit)', () => {
       .where('id', '=', 'g-bad')
       .execute();
     expect(sessions).toEqual([]);
+  });
+
+  it('stores a batch sent twice in one group once', async () => {
+    const store = createMonitoringStore(db());
+    const none = { track: 'rum', events: [] };
+    await Promise.all([
+      store.storeRumBatch(batch('g-5', ['h', 'i']), none, RECEIVED_AT),
+      store.storeRumBatch(batch('g-5', ['h', 'i']), none, RECEIVED_AT),
+    ]);
+    expect(await eventsOf('g-5')).toEqual(['h', 'i']);
   });
 });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../../db/database.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import { prepareRowsStatement } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -12,6 +13,11 @@ import type {
 
 /** Rows per INSERT: keeps PostgreSQL under its 65,535 bind parameters for any batch size. */
 const INSERT_CHUNK = 200;
+/**
+ * Rows (events, views, other events) per group of RUM batches, so one transaction holds the
+ * connection for tens of milliseconds at most; a bigger batch is written alone.
+ */
+const GROUP_MAX_ROWS = 2_000;
 
 export type MonitoringStore = ReturnType<typeof createMonitoringStore>;
 
@@ -104,7 +110,13 @@ export interface ReplaySegmentRow {
  * batches may arrive in any order, twice, or on different replicas at once. Rows are written
  * in key order inside one transaction, so concurrent batches lock in the same order.
  */
-export function createMonitoringStore(db: Kysely<Database>) {
+export function createMonitoringStore(
+  db: Kysely<Database>,
+  options: {
+    /** RUM groups written at once: 1 on SQLite (one connection), a few on PostgreSQL. */
+    parallelGroups?: number;
+  } = {},
+) {
   // A chunk of RUM events, compiled once per chunk length: an intake batch's events are most of
   // what it writes, and building that insert anew cost Kysely ~10 µs per event. Events already
   // stored (same event_key: a batch sent again) are skipped.
@@ -176,7 +188,8 @@ export function createMonitoringStore(db: Kysely<Database>) {
   /** The RUM batches of one group commit, written in one transaction. */
   const writeRumBatches = (batches: readonly RumBatch[]) =>
     db.transaction().execute(async (trx) => {
-      // Rows of every batch in key order (a stable sort: one key's rows in arrival order).
+      // Sessions, views and flags of every batch in key order (the lock order on PostgreSQL; a
+      // stable sort: one key's rows in arrival order), events in arrival order after them.
       const all = <Row>(pick: (batch: RumBatch) => readonly Row[]) => batches.flatMap(pick);
       const sessions = all((batch) => batch.rows.sessions).sort(byColumns('id'));
       const views = all((batch) => batch.rows.views).sort(byColumns('id'));
@@ -206,7 +219,14 @@ export function createMonitoringStore(db: Kysely<Database>) {
           .execute();
       }
     });
-  const storeRumBatch = createGroupCommit(writeRumBatches);
+  const storeRumBatch = createGroupCommit(writeRumBatches, {
+    weight: ({ rows, other }) => rows.events.length + rows.views.length + other.events.length,
+    maxWeight: GROUP_MAX_ROWS,
+    parallel: options.parallelGroups ?? 1,
+    // A lost connection may have lost it during the commit: writing the batches again could
+    // store them twice, so each fails (the SDK sends a failed batch again).
+    retryAlone: (error) => !isDatabaseUnavailable(error),
+  });
 
   return {
     /**
