@@ -124,20 +124,26 @@ export async function startTopology(ports: TopologyPorts): Promise<Topology> {
       },
       apiLogLines: (index) => apis[index]!.logLines(),
       passes: () =>
-        nginx.log().map((line) => {
-          // `$upstream_addr` lists an upstream nginx tried and gave up on before the one that
-          // answered (", "-separated, so it may hold spaces).
-          const match = /^(\d+) (.+) (\d{3}) (\S+) (\S+)$/.exec(line);
-          if (!match) throw new Error(`nginx access log line not understood: ${line}`);
-          const [, port, upstreams, status, method, uri] = match;
-          return {
-            port: Number(port),
-            upstream: upstreams!.split(',').at(-1)!.trim(),
-            status: Number(status),
-            method: method!,
-            uri: uri!,
-          };
-        }),
+        nginx
+          .log()
+          .map((line) => {
+            // `$upstream_addr` lists an upstream nginx tried and gave up on before the one that
+            // answered (", "-separated, so it may hold spaces).
+            const match = /^(\d+) (.+) (\d{3}) (\S+) (\S+)$/.exec(line);
+            if (!match) throw new Error(`nginx access log line not understood: ${line}`);
+            const [, port, upstreams, status, method, uri] = match;
+            return {
+              port: Number(port),
+              upstream: upstreams!.split(',').at(-1)!.trim(),
+              status: Number(status),
+              method: method!,
+              uri: uri!,
+            };
+          })
+          // A request the browser gave up on before nginx picked an upstream (a navigation
+          // cancels a prefetch's data request, an upload aborted mid-body) was never passed:
+          // logged as 499 with no upstream ("-").
+          .filter((pass) => !(pass.status === 499 && pass.upstream === '-')),
       async query(text, values) {
         return (await pool.query(text, values)).rows;
       },

@@ -72,9 +72,6 @@ function upstreamsSince(from: number, port: number): string[] {
     .passes()
     .slice(from)
     .filter((pass) => pass.port === port)
-    // A request the browser gave up on (a navigation cancels the data request of a prefetch)
-    // before nginx picked an upstream: logged as 499 with no upstream ("-").
-    .filter((pass) => !(pass.status === 499 && pass.upstream === '-'))
     .map((pass) => pass.upstream);
   return [...new Set(upstreams)].sort();
 }

@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { badRequest } from '../../http/errors.js';
 import { jsonMayHoldNul, pathOfNul } from '../../http/nul-characters.js';
+import { keptEventColumns } from './kept-events.js';
 import { MAX_INFLATED_BYTES } from './schemas.js';
 
 const inflate = promisify(zlib.inflate);
@@ -129,21 +130,18 @@ function refuseNul({ line, event, text }: NdjsonEvent, kind: string): void {
 }
 
 /**
- * Refuses an event kept whole (telemetry, logs, unknown types) whose column values hold U+0000:
- * its `type` and session id go to columns (PostgreSQL text cannot hold it); the rest is kept as
- * JSON text, where the character stays escaped.
+ * Refuses an event kept whole (telemetry, logs, unknown types) whose columns hold U+0000 (400
+ * naming line and field): its type and session id go to intake_events columns, which
+ * PostgreSQL text cannot hold it in; the rest is kept as JSON text, where it stays escaped.
  */
 export function refuseNulInColumns({ line, event }: NdjsonEvent, kind: string): void {
-  const session = event.session;
-  const sessionId =
-    typeof session === 'object' && session !== null ? (session as { id?: unknown }).id : undefined;
-  const columns: [string, unknown][] = [
-    ['type', event.type],
-    ['session.id', sessionId],
-    ['session_id', event.session_id],
-  ];
+  const { type, session } = keptEventColumns(event);
+  const columns = [
+    ['type', type],
+    [session?.field, session?.id],
+  ] as const;
   for (const [field, value] of columns) {
-    if (typeof value === 'string' && value.includes('\u0000')) {
+    if (value?.includes('\u0000')) {
       throw badRequest(
         `body.line.${line}.${field}`,
         `body line ${line} (${kind}): ${field} must not contain NUL (U+0000) characters`,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { keptEventRow } from './kept-events.js';
 import type { ExposureEvent, FlagEvaluationEvent } from './schemas.js';
 
 /** Rows per INSERT: keeps PostgreSQL under its 65,535 bind parameters for any batch size. */
@@ -60,13 +61,7 @@ export function createIntakeRepository(db: Kysely<Database>) {
       events: Record<string, unknown>[],
       receivedAt: number,
     ): Promise<void> {
-      const rows = events.map((event) => ({
-        track,
-        event_type: typeof event.type === 'string' ? event.type : null,
-        session_id: sessionIdOf(event),
-        payload: JSON.stringify(event),
-        received_at: receivedAt,
-      }));
+      const rows = events.map((event) => keptEventRow(track, event, receivedAt));
       await db.transaction().execute(async (trx) => {
         for (const chunk of chunks(rows))
           await trx.insertInto('intake_events').values(chunk).execute();
@@ -92,16 +87,6 @@ export function createIntakeRepository(db: Kysely<Database>) {
       return counts;
     },
   };
-}
-
-/** RUM events carry `session.id`; logs carry `session_id`. */
-function sessionIdOf(event: Record<string, unknown>): string | null {
-  const session = event.session;
-  if (typeof session === 'object' && session !== null) {
-    const id = (session as { id?: unknown }).id;
-    if (typeof id === 'string') return id;
-  }
-  return typeof event.session_id === 'string' ? event.session_id : null;
 }
 
 /** Splits a batch for INSERTs; callers run them in one transaction, so a batch is stored whole or not at all. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../../db/database.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import { prepareRowsStatement } from '../../db/prepared.js';
+import { keptEventRow } from '../intake/kept-events.js';
 import type { Database } from '../../db/schema.js';
 import type {
   RumEventRow,
@@ -79,6 +80,7 @@ const RUM_SESSION_FLAG_COLUMNS = [
 /** One rum-track batch as the intake decoded it. */
 interface RumBatch {
   rows: RumRows;
+  /** The batch's events of other types (telemetry…), kept whole in intake_events. */
   other: { track: string; events: Record<string, unknown>[] };
   receivedAt: number;
 }
@@ -204,13 +206,7 @@ export function createMonitoringStore(
       }
       for (const flag of flags) await upsertFlag(trx, [flag]);
       const generic = batches.flatMap(({ other, receivedAt }) =>
-        other.events.map((event) => ({
-          track: other.track,
-          event_type: typeof event.type === 'string' ? event.type : null,
-          session_id: sessionIdOf(event),
-          payload: JSON.stringify(event),
-          received_at: receivedAt,
-        })),
+        other.events.map((event) => keptEventRow(other.track, event, receivedAt)),
       );
       for (let i = 0; i < generic.length; i += INSERT_CHUNK) {
         await trx
@@ -233,11 +229,7 @@ export function createMonitoringStore(
      * One rum-track batch, stored whole or not at all; `other` events (telemetry…) go to
      * intake_events. Batches arriving together are written in one transaction (group commit).
      */
-    storeRumBatch(
-      rows: RumRows,
-      other: { track: string; events: Record<string, unknown>[] },
-      receivedAt: number,
-    ): Promise<void> {
+    storeRumBatch(rows: RumRows, other: RumBatch['other'], receivedAt: number): Promise<void> {
       return storeRumBatch({ rows, other, receivedAt });
     },
 
@@ -332,14 +324,4 @@ function sessionUpsert(db: Kysely<Database>, rows: RumSessionRow[]) {
         };
       }),
     );
-}
-
-/** RUM events carry `session.id`; logs carry `session_id`. */
-function sessionIdOf(event: Record<string, unknown>): string | null {
-  const session = event.session;
-  if (typeof session === 'object' && session !== null) {
-    const id = (session as { id?: unknown }).id;
-    if (typeof id === 'string') return id;
-  }
-  return typeof event.session_id === 'string' ? event.session_id : null;
 }
