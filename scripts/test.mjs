@@ -107,14 +107,20 @@ if (built && shopBuildIsStale(root)) {
   failedSteps.push('build');
 }
 if (built) {
-  const report = path.join(reports, 'e2e.json');
   // One retry: real Chromium with SDK timers on a shared two-core machine. A test that needs
-  // it is listed below as flaky by name, so it is fixed rather than forgotten.
-  step('browser tests', 'npx', ['playwright', 'test', '--retries=1'], {
-    cwd: path.join(root, 'apps/web'),
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-    report,
-  });
+  // it is listed below as flaky by name, so it is fixed rather than forgotten. The `alone`
+  // project (apps/web/playwright.config.ts) runs after the rest, with no other worker beside it.
+  for (const [project, label] of [
+    ['chromium', 'browser tests'],
+    ['alone', 'browser tests (alone)'],
+  ]) {
+    const report = path.join(reports, `e2e-${project}.json`);
+    step(label, 'npx', ['playwright', 'test', `--project=${project}`, '--retries=1'], {
+      cwd: path.join(root, 'apps/web'),
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+      report,
+    });
+  }
 } else {
   console.log('(browser tests not run: the build failed)');
 }

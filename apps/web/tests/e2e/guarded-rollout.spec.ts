@@ -162,6 +162,9 @@ test('the headline: payment failures in the new checkout trip its guard, which r
     // Within the window the scenario states, with the numbers that tripped it.
     const fault = story[faultAt]!;
     const tripped = story[trippedAt]!;
+    console.info(
+      `${HEADLINE}: tripped ${((tripped.at - fault.at) / 1000).toFixed(1)} s after the fault (window ${(TRIP_WINDOW_MINUTES * MINUTE_MS) / 1000} s), steps ${steps.map(percentageOf).join(' → ')} %`,
+    );
     expect(tripped.at - fault.at).toBeLessThanOrEqual(TRIP_WINDOW_MINUTES * MINUTE_MS);
     const numbers = tripped.after as {
       treatment: { value: number; sessions: number };
