@@ -22,6 +22,7 @@ import { createFaultWatch } from './fault-watch.js';
 import { createPageCache } from './page-cache.js';
 import { profileHandler, PROFILE_ROUTE, type RuntimeProfiles } from './profiles.js';
 import { loadRouteRules, routeRulesFile, type RouteRules } from './route-rules.js';
+import { precompressed } from './precompressed.js';
 import { slowImages } from './slow-images.js';
 import { SLOW_IMAGE_PATH } from '@showroom/contracts/faults';
 import { videoFaults } from './video-faults.js';
@@ -149,11 +150,11 @@ async function createApp(): Promise<express.Express> {
     PROFILE_ROUTE,
     profileHandler(() => profiles),
   );
-  // Hashed build assets never change; product images change only with a new build.
-  app.use(
-    '/assets',
-    express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }),
-  );
+  // Hashed build assets never change; product images change only with a new build. Scripts
+  // and stylesheets go out as the build compressed them (scripts/precompress.mjs).
+  const assetsDir = path.join(clientDir, 'assets');
+  app.use('/assets', precompressed(assetsDir));
+  app.use('/assets', express.static(assetsDir, { immutable: true, maxAge: '1y' }));
   // A missing image answers 404 here (broken image URLs of a fault flag), not a rendered page.
   app.use('/img', express.static(imageDir, { maxAge: '7d', fallthrough: false }));
   // The video demo's DASH manifest and segments change only with a new build, like the images.
