@@ -21,7 +21,7 @@ export async function precompress(dir) {
     if (!PRECOMPRESSED_EXTENSIONS.includes(path.extname(name))) continue;
     const body = fs.readFileSync(file);
     if (body.length < PRECOMPRESS_MIN_BYTES) continue;
-    const gzip = Buffer.from(await gzipAsync(body, { numiterations: 15 }));
+    const gzip = Buffer.from(await gzipAsync(body, { numiterations: 5 }));
     const brotli = zlib.brotliCompressSync(body, {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
