@@ -55,9 +55,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     // Terser with two compress passes writes scripts about 5 % smaller (gzip) than esbuild's
     // minifier: the monitoring SDK and flag provider chunks 4–8 % (bundle-budget.json). Safe
-    // transforms only; the server build is not minified.
+    // transforms only, license comments kept; the server build is not minified.
     minify: 'terser',
-    terserOptions: { compress: { passes: 2 }, format: { comments: false } },
+    terserOptions: { compress: { passes: 2 } },
     modulePreload: {
       // The header search's suggestions (components/search-suggest.tsx) load on the box's first
       // focus and import only modules the page has loaded already (React, the router, the shop
