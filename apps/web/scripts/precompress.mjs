@@ -11,7 +11,7 @@ import { gzipAsync } from '@gfx/zopfli';
 
 /** Files smaller than this are sent as they are (the compression middleware's own threshold). */
 export const PRECOMPRESS_MIN_BYTES = 1024;
-export const PRECOMPRESSED_EXTENSIONS = ['.js', '.css', '.svg', '.json'];
+const PRECOMPRESSED_EXTENSIONS = ['.js', '.css', '.svg', '.json'];
 
 /** Writes `<file>.gz` and `<file>.br` for every compressible file of `dir`; returns their count. */
 export async function precompress(dir) {

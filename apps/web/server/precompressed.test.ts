@@ -3,16 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express from 'express';
+import { listenOnLoopback } from './loopback.test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress, PRECOMPRESS_MIN_BYTES } from '../scripts/precompress.mjs';
 import { precompressed } from './precompressed';
 
 // Scripts and stylesheets go out as the build compressed them (docs/architecture.md
 // "Performance"): scripts/precompress.mjs writes the copies, server/precompressed.ts picks one.
-let server: Server;
+let server: { base: string; close(): Promise<void> };
 let base: string;
 let dir: string;
 /** A script big enough to be compressed, with enough variety that the encodings differ. */
@@ -35,14 +34,12 @@ beforeAll(async () => {
   const app = express();
   app.use('/assets', precompressed(dir));
   app.use('/assets', express.static(dir, { immutable: true, maxAge: '1y' }));
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnLoopback(app);
+  base = server.base;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

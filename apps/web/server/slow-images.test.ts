@@ -1,15 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express from 'express';
+import { listenOnLoopback } from './loopback.test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowImages } from './slow-images';
 
 // The web server honours the slow image URLs the api names (docs/decisions/010-fault-flags.md).
 const MAX_MS = 400;
-let server: Server;
+let server: { base: string; close(): Promise<void> };
 let base: string;
 let dir: string;
 
@@ -19,14 +18,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'products', '1', 'std-0-400.jpg'), 'jpeg bytes');
   const app = express();
   app.use('/img-slow', slowImages(dir, { maxMs: MAX_MS }));
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnLoopback(app);
+  base = server.base;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
