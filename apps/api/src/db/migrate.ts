@@ -1,4 +1,10 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import * as catalog from './migrations/001-catalog.js';
 import * as flags from './migrations/002-flags.js';
 import * as shop from './migrations/003-shop.js';
@@ -11,6 +17,7 @@ import * as sharedState from './migrations/009-shared-state.js';
 import * as experiments from './migrations/010-experiments.js';
 import * as autopilot from './migrations/011-autopilot.js';
 import * as guards from './migrations/012-guards.js';
+import * as rumEventIndexes from './migrations/013-rum-event-indexes.js';
 
 /** Migrations are listed in code, so the compiled build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '010-experiments': experiments,
   '011-autopilot': autopilot,
   '012-guards': guards,
+  '013-rum-event-indexes': rumEventIndexes,
 };
 
 const provider: MigrationProvider = {
@@ -34,8 +42,21 @@ const provider: MigrationProvider = {
 
 /** Brings the schema up to date; Kysely's lock makes concurrent replicas safe. */
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema to `name`, up or down (a migration's tests start from the one before it). */
+export async function migrateTo<T>(db: Kysely<T>, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`No migration named ${name}`);
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate<T>(
+  db: Kysely<T>,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const migrator = new Migrator({ db: db as Kysely<unknown>, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';

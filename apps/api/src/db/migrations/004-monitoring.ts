@@ -55,19 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['session_id', 'date'])
     .execute();
 
-  await idColumn(db)(db.schema.createTable('rum_events'))
-    // `<type>:<event id>`: a batch the SDK sends again (retry after a timeout) stores nothing twice.
-    .addColumn('event_key', 'text', (col) => col.unique())
-    .addColumn('session_id', 'text')
-    .addColumn('view_id', 'text')
-    .addColumn('event_type', 'text', (col) => col.notNull())
-    .addColumn('date', 'bigint', (col) => col.notNull())
-    .addColumn('name', 'text')
-    .addColumn('usr_id', 'text')
-    .addColumn('feature_flags', 'text')
-    .addColumn('payload', 'text', (col) => col.notNull())
-    .addColumn('received_at', 'bigint', (col) => col.notNull())
-    .execute();
+  await createRumEventsTable(db, 'rum_events', { uniqueEventKey: true });
   await db.schema
     .createIndex('rum_events_session_idx')
     .on('rum_events')
@@ -99,6 +87,30 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['rum_session_flags', 'rum_events', 'rum_views', 'rum_sessions']) {
     await db.schema.dropTable(table).execute();
   }
+}
+
+/**
+ * The rum_events table as this migration made it. `<type>:<event id>` in `event_key`: a batch
+ * the SDK sends again (retry after a timeout) stores nothing twice; migration 013 moved that
+ * uniqueness to (session_id, event_key) and rebuilds the table through this on SQLite.
+ */
+export async function createRumEventsTable(
+  db: Kysely<unknown>,
+  name: string,
+  { uniqueEventKey }: { uniqueEventKey: boolean },
+): Promise<void> {
+  await idColumn(db)(db.schema.createTable(name))
+    .addColumn('event_key', 'text', (col) => (uniqueEventKey ? col.unique() : col))
+    .addColumn('session_id', 'text')
+    .addColumn('view_id', 'text')
+    .addColumn('event_type', 'text', (col) => col.notNull())
+    .addColumn('date', 'bigint', (col) => col.notNull())
+    .addColumn('name', 'text')
+    .addColumn('usr_id', 'text')
+    .addColumn('feature_flags', 'text')
+    .addColumn('payload', 'text', (col) => col.notNull())
+    .addColumn('received_at', 'bigint', (col) => col.notNull())
+    .execute();
 }
 
 /** An auto-assigned integer key: `serial` on PostgreSQL, the rowid alias on SQLite. */

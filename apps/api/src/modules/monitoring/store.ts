@@ -121,14 +121,14 @@ export function createMonitoringStore(
 ) {
   // A chunk of RUM events, compiled once per chunk length: an intake batch's events are most of
   // what it writes, and building that insert anew cost Kysely ~10 µs per event. Events already
-  // stored (same event_key: a batch sent again) are skipped.
+  // stored (same session and event_key: a batch sent again) are skipped (migration 013).
   const insertRumEvents = prepareRowsStatement<Database, RumEventRow, unknown>(
     RUM_EVENT_COLUMNS,
     (rows) =>
       db
         .insertInto('rum_events')
         .values(rows)
-        .onConflict((oc) => oc.column('event_key').doNothing()),
+        .onConflict((oc) => oc.columns(['session_id', 'event_key']).doNothing()),
   );
   // The batch's other upserts, one row each (in key order), compiled once as well.
   const upsertView = prepareRowsStatement<Database, RumViewRow, unknown>(RUM_VIEW_COLUMNS, (rows) =>
@@ -267,7 +267,7 @@ export function createMonitoringStore(
             payload: JSON.stringify(segment.payload),
             received_at: receivedAt,
           })
-          .onConflict((oc) => oc.column('event_key').doNothing())
+          .onConflict((oc) => oc.columns(['session_id', 'event_key']).doNothing())
           .execute();
       });
     },
