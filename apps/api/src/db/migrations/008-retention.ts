@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
  * purge picks its oldest rows by the time column it ages them on, so each batch is an index range
  * scan instead of a scan of the whole table, however large the table has grown.
  */
-const INDEXES: [name: string, table: string, columns: string[]][] = [
+export const RETENTION_INDEXES: [name: string, table: string, columns: string[]][] = [
   ['sessions_kind_updated_idx', 'sessions', ['kind', 'updated_at']],
   ['idempotency_keys_created_idx', 'idempotency_keys', ['created_at']],
   ['outbox_messages_created_idx', 'outbox_messages', ['created_at']],
@@ -20,11 +20,11 @@ const INDEXES: [name: string, table: string, columns: string[]][] = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const [name, table, columns] of INDEXES) {
+  for (const [name, table, columns] of RETENTION_INDEXES) {
     await db.schema.createIndex(name).on(table).columns(columns).execute();
   }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const [name] of INDEXES) await db.schema.dropIndex(name).execute();
+  for (const [name] of RETENTION_INDEXES) await db.schema.dropIndex(name).execute();
 }

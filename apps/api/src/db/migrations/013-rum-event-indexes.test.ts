@@ -123,7 +123,7 @@ describe('migration 013-rum-event-indexes', () => {
     const latest = await rows(db);
     await migrateTo(db, BEFORE);
     const back = await rows(db);
-    expect(back).toEqual(latest.filter((row) => !(row.session_id === 's-4')));
+    expect(back).toEqual(latest.filter((row) => row.session_id !== 's-4'));
     await expect(
       db
         .insertInto('rum_events')

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
 import { createRumEventsTable } from './004-monitoring.js';
+import { RETENTION_INDEXES } from './008-retention.js';
 
 /**
  * Fewer indexes on rum_events, the table every RUM event goes into (docs/architecture.md
@@ -62,14 +63,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   });
 }
 
-const COLUMNS = sql.raw(
-  'id, event_key, session_id, view_id, event_type, date, name, usr_id, feature_flags, payload, received_at',
-);
-
 /**
  * Runs `indexes` in one transaction (PostgreSQL runs every migration in one already); on SQLite
- * first copies rum_events into a new table of the given shape, which drops its old indexes, and
- * recreates the retention index (migration 008).
+ * first copies rum_events into a new table of the given shape (made by the function that made
+ * the table, so its columns come in the same order), which drops its old indexes, and recreates
+ * the retention index (migration 008).
  */
 async function rebuild(
   db: Kysely<unknown>,
@@ -82,16 +80,13 @@ async function rebuild(
   }
   await db.transaction().execute(async (trx) => {
     await createRumEventsTable(trx, 'rum_events_next', shape);
-    await sql`insert into rum_events_next (${COLUMNS}) select ${COLUMNS} from rum_events`.execute(
-      trx,
-    );
+    await sql`insert into rum_events_next select * from rum_events`.execute(trx);
     await trx.schema.dropTable('rum_events').execute();
     await sql`alter table rum_events_next rename to rum_events`.execute(trx);
-    await trx.schema
-      .createIndex('rum_events_received_idx')
-      .on('rum_events')
-      .column('received_at')
-      .execute();
+    for (const [name, table, columns] of RETENTION_INDEXES) {
+      if (table === 'rum_events')
+        await trx.schema.createIndex(name).on(table).columns(columns).execute();
+    }
     await indexes(trx);
   });
 }

@@ -127,6 +127,8 @@ export function toRumRows(
   const views = new Map<string, RumViewRow>();
   const flags = new Map<string, RumSessionFlagRow>();
   const rows: RumEventRow[] = [];
+  // Session and event key, as rum_events stores an event once (migration 013); NUL never occurs
+  // in either (the intake refuses it).
   const eventKeys = new Set<string>();
 
   for (const [index, event] of events.entries()) {
@@ -207,8 +209,9 @@ export function toRumRows(
     const id = text(path(event, type, 'id'));
     const eventKey = id === null ? null : `${type}:${id}`;
     if (eventKey !== null) {
-      if (eventKeys.has(eventKey)) continue;
-      eventKeys.add(eventKey);
+      const stored = `${sessionId}\u0000${eventKey}`;
+      if (eventKeys.has(stored)) continue;
+      eventKeys.add(stored);
     }
     rows.push({
       event_key: eventKey,

@@ -196,6 +196,20 @@ describe('POST /intake — the rum track', () => {
       .execute();
     expect(rows).toHaveLength(1);
   });
+
+  it('stores one event id of two sessions in one batch for each session', async () => {
+    const actions = ['s-one-id-1', 's-one-id-2'].map((sessionId) =>
+      createRumAction('place order', { sessionId, id: 'a-one-id' }),
+    );
+    expect((await send(RUM, ndjson(actions))).statusCode).toBe(202);
+    const rows = await db()
+      .selectFrom('rum_events')
+      .select('session_id')
+      .where('event_key', '=', 'action:a-one-id')
+      .orderBy('session_id')
+      .execute();
+    expect(rows.map((row) => row.session_id)).toEqual(['s-one-id-1', 's-one-id-2']);
+  });
 });
 
 describe('POST /intake — malformed rum batches are refused whole', () => {
