@@ -1,12 +1,22 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import compression from 'compression';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorCode } from '@showroom/contracts/errors';
-import { API_MOUNT_PATH, API_UNREACHABLE, createApiProxy } from './api-proxy';
+import { API_MOUNT_PATH, API_UNREACHABLE, createApiProxy, orderedProductIds } from './api-proxy';
 import { apiTarget } from './api-target';
+
+/** An api answer with order lines: two of product 41 (both editions) and one of product 12. */
+const ORDER_ANSWER = {
+  id: 'order-1',
+  lines: [
+    { productId: 41, edition: 'standard', quantity: 1 },
+    { productId: 41, edition: 'special', quantity: 2 },
+    { productId: 12, edition: 'standard', quantity: 1 },
+  ],
+};
 
 interface Seen {
   method: string;
@@ -47,7 +57,14 @@ function startFakeApi() {
         releaseStream = () => res.end('data: last\n\n');
         return;
       }
-      res.writeHead(201, {
+      if (req.url?.startsWith('/checkout/orders')) {
+        res.writeHead(Number(req.headers['x-answer-status'] ?? 201), {
+          'content-type': 'application/json',
+        });
+        res.end(JSON.stringify(ORDER_ANSWER));
+        return;
+      }
+      res.writeHead(Number(req.headers['x-answer-status'] ?? 201), {
         'content-type': 'application/vnd.api+json',
         'set-cookie': ['sid=abc; Path=/; HttpOnly; SameSite=Lax', 'other=1; Path=/'],
       });
@@ -68,9 +85,9 @@ function startFakeApi() {
 }
 
 /** The web server's arrangement: the proxy first, then compression and everything else. */
-async function startWeb(target: string) {
+async function startWeb(target: string, onOrderPlaced?: (productIds: number[]) => void) {
   const app = express();
-  app.use(API_MOUNT_PATH, createApiProxy(target));
+  app.use(API_MOUNT_PATH, createApiProxy(target, { onOrderPlaced }));
   app.use(compression());
   app.get('/page', (_req, res) => {
     res.send('page');
@@ -218,6 +235,51 @@ describe('the /api proxy', () => {
     const apiLike = await fetch(`${web.url}/apiary`);
     expect(apiLike.status).toBe(404);
     expect(api.seen).toEqual([]);
+  });
+});
+
+describe('orders through the /api proxy', () => {
+  it('are told with the ordered products once the api answers 2xx to POST /checkout/orders', async () => {
+    const api = startFakeApi();
+    const told: number[][] = [];
+    const web = await startWeb(await api.listen(), (ids) => told.push(ids));
+    try {
+      const send = async (method: string, path: string, status = 201) => {
+        const response = await fetch(`${web.url}${path}`, {
+          method,
+          headers: { 'x-answer-status': String(status), 'content-type': 'application/json' },
+          ...(method === 'GET' ? {} : { body: '{}' }),
+        });
+        // The browser still gets the whole answer.
+        const body: unknown = await response.json();
+        if (path.startsWith('/api/checkout/orders')) expect(body).toEqual(ORDER_ANSWER);
+        expect(response.status).toBe(status);
+        return told.length;
+      };
+      expect(await send('POST', '/api/checkout/orders')).toBe(1);
+      expect(told[0]).toEqual([41, 12]);
+      expect(await send('POST', '/api/checkout/orders?from=test', 200)).toBe(2);
+      expect(await send('POST', '/api/checkout/orders', 409)).toBe(2);
+      expect(await send('POST', '/api/checkout/orders', 402)).toBe(2);
+      expect(await send('GET', '/api/checkout/orders', 200)).toBe(2);
+      expect(await send('POST', '/api/cart/items')).toBe(2);
+      expect(await send('POST', '/api/checkout/orders/x')).toBe(2);
+    } finally {
+      await web.close();
+      await api.close();
+    }
+  });
+
+  it('reads the ids from a plain or compressed answer, and none from one it cannot read', () => {
+    const body = Buffer.from(JSON.stringify(ORDER_ANSWER));
+    expect(orderedProductIds(body, undefined)).toEqual([41, 12]);
+    expect(orderedProductIds(body, 'identity')).toEqual([41, 12]);
+    expect(orderedProductIds(gzipSync(body), 'gzip')).toEqual([41, 12]);
+    expect(orderedProductIds(brotliCompressSync(body), 'br')).toEqual([41, 12]);
+    expect(orderedProductIds(deflateSync(body), 'deflate')).toEqual([41, 12]);
+    expect(orderedProductIds(body, 'zstd')).toEqual([]);
+    expect(orderedProductIds(Buffer.from('{"lines":'), undefined)).toEqual([]);
+    expect(orderedProductIds(Buffer.from('{"lines":[{"productId":"7"}]}'), undefined)).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 import express, { type RequestHandler } from 'express';
 import type { ErrorResponse } from '@showroom/contracts/errors';
 import type { BuildMeta } from './build-info.js';
-import { PAGE_CACHE_TTL_MS } from './page-cache.js';
+import { MAX_PAGE_SIZE } from '@showroom/contracts/product-query';
+import { PAGE_CACHE_TTL_MS, productPagePaths, type ProductPathParts } from './page-cache.js';
 import { isExternalTarget, type RouteRules } from './route-rules.js';
 
 /** R-7.2: polled by open pages (with a `?{timestamp}` cache-buster) to notice a new build. */
@@ -80,8 +81,9 @@ export function routeRuleRedirects(rules: RouteRules): RequestHandler {
 }
 
 /**
- * The paths the page cache serves, for the manifest: the scenario catalogue and every department
- * the api lists (asked at most once per PAGE_CACHE_TTL_MS). Without the api, only the catalogue.
+ * The paths the page cache serves, for the manifest: the scenario catalogue, every department
+ * the api lists and each of their products in both editions (asked at most once per
+ * PAGE_CACHE_TTL_MS). Without the api, only the catalogue.
  */
 export function prerenderedPaths(
   apiTarget: string,
@@ -90,15 +92,30 @@ export function prerenderedPaths(
 ): () => Promise<string[]> {
   let shared: { paths: Promise<string[]>; until: number } | undefined;
   const ask = async (): Promise<string[]> => {
-    const response = await fetch(`${apiTarget}/departments`, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!response.ok) throw new Error(`GET /departments answered ${response.status}`);
-    const body = (await response.json()) as { departments: { slug: string }[] };
+    const get = async <T>(path: string): Promise<T> => {
+      const response = await fetch(`${apiTarget}${path}`, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(5_000),
+      });
+      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+      return (await response.json()) as T;
+    };
+    const { departments } = await get<{ departments: { slug: string }[] }>('/departments');
+    const productsOf = async (slug: string) => {
+      const products: ProductPathParts[] = [];
+      for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+        const page = await get<{ products: ProductPathParts[]; total: number }>(
+          `/departments/${encodeURIComponent(slug)}/products?limit=${MAX_PAGE_SIZE}&offset=${offset}`,
+        );
+        products.push(...page.products);
+        if (page.products.length === 0 || products.length >= page.total) return products;
+      }
+    };
+    const products = (await Promise.all(departments.map(({ slug }) => productsOf(slug)))).flat();
     return [
       '/scenarios',
-      ...body.departments.map((department) => `/department/${department.slug}`),
+      ...departments.map((department) => `/department/${department.slug}`),
+      ...products.flatMap(productPagePaths),
     ];
   };
   return () => {

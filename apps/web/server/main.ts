@@ -88,7 +88,13 @@ async function createApp(): Promise<express.Express> {
   // The api under this origin (before compression, which would hold back streamed answers).
   // The api sets its own security headers and refuses cross-site writes itself.
   const target = apiTarget();
-  app.use(API_MOUNT_PATH, createApiProxy(target));
+  // An order through this server took stock: the page cache (below, production only) forgets
+  // the pages of the products it bought.
+  const pages: { forgetProducts?: (productIds: number[]) => void } = {};
+  app.use(
+    API_MOUNT_PATH,
+    createApiProxy(target, { onOrderPlaced: (ids) => pages.forgetProducts?.(ids) }),
+  );
   console.log(`Showroom web: ${API_MOUNT_PATH}/* is proxied to ${target}`);
   // docs/reliability.md "Security": headers (the CSP once the profiles are known, below),
   // page writes from the shop's own origin only, the operator token for the operator's pages.
@@ -163,18 +169,16 @@ async function createApp(): Promise<express.Express> {
   const getLoadContext = loadContextFor({ id: meta.id, pollIntervalMs });
   // Pages that do not depend on the shopper are rendered once per TTL (server/page-cache.ts).
   const render = createFetchHandler(build, 'production');
-  app.use(
-    createPageCache({
-      render: (request) => render(request, { ...getLoadContext(), cspNonce: CACHED_PAGE_NONCE }),
-      bypass: createFaultWatch(apiTarget()),
-      rewrite: (body, response) => {
-        const nonce = cspNonceOf(response);
-        return nonce
-          ? Buffer.from(body.toString('utf8').replaceAll(CACHED_PAGE_NONCE, nonce))
-          : body;
-      },
-    }),
-  );
+  const pageCache = createPageCache({
+    render: (request) => render(request, { ...getLoadContext(), cspNonce: CACHED_PAGE_NONCE }),
+    bypass: createFaultWatch(apiTarget()),
+    rewrite: (body, response) => {
+      const nonce = cspNonceOf(response);
+      return nonce ? Buffer.from(body.toString('utf8').replaceAll(CACHED_PAGE_NONCE, nonce)) : body;
+    },
+  });
+  pages.forgetProducts = pageCache.forgetProducts;
+  app.use(pageCache);
   app.use(createRequestHandler({ build, mode: 'production', getLoadContext }));
   app.use(genericErrors());
   return app;

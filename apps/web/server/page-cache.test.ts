@@ -2,7 +2,13 @@ import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPageCache, isPrerenderedPath, PAGE_CACHE_HEADER } from './page-cache';
+import { productPath } from '../app/lib/catalog';
+import {
+  createPageCache,
+  isPrerenderedPath,
+  PAGE_CACHE_HEADER,
+  productPagePaths,
+} from './page-cache';
 
 interface Rendered {
   url: string;
@@ -35,15 +41,14 @@ async function start(
       if (arrived >= count) resolve();
       else waiting.push({ count, resolve });
     });
-  app.use(
-    createPageCache({
-      render: async (request) => {
-        rendered.push({ url: request.url, cookie: request.headers.get('cookie') });
-        return answer(request);
-      },
-      ...options,
-    }),
-  );
+  const cache = createPageCache({
+    render: async (request) => {
+      rendered.push({ url: request.url, cookie: request.headers.get('cookie') });
+      return answer(request);
+    },
+    ...options,
+  });
+  app.use(cache);
   app.use((_request, response) => void response.send('rendered per request'));
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -75,7 +80,7 @@ async function start(
         })
         .on('error', reject);
     });
-  return { rendered, get, arrivals };
+  return { rendered, get, arrivals, forgetProducts: cache.forgetProducts };
 }
 
 const servers: Server[] = [];
@@ -84,20 +89,52 @@ afterEach(async () => {
 });
 
 describe('the page cache (docs/architecture.md "Performance", R-7.1 prerendered)', () => {
-  it('caches the scenario catalogue and department listings, nothing else', () => {
+  it('caches the scenario catalogue, department listings and product pages, nothing else', () => {
     expect(isPrerenderedPath('/scenarios')).toBe(true);
     expect(isPrerenderedPath('/department/chairs')).toBe(true);
+    expect(isPrerenderedPath('/department/chairs/product/13')).toBe(true);
+    expect(isPrerenderedPath('/department/chairs/product/special-edition-13')).toBe(true);
     for (const path of [
       '/',
       '/cart',
-      '/department/chairs/product/13',
       '/department/Chairs',
       '/department/chairs/',
       '/department/chairs.data',
+      '/department/chairs/product/13.data',
+      '/department/chairs/product/13/',
+      '/department/chairs/product/0',
+      '/department/chairs/product/special-13',
+      '/department/chairs/product/13/extra',
       '/scenarios/1',
     ]) {
       expect(isPrerenderedPath(path), path).toBe(false);
     }
+  });
+
+  it('names a product’s pages as the shop links them, both editions', () => {
+    const product = { id: 24, department: 'chairs' };
+    const paths = productPagePaths(product);
+    expect(paths).toEqual([productPath(product), productPath(product, 'special')]);
+    for (const path of paths) expect(isPrerenderedPath(path), path).toBe(true);
+  });
+
+  it('forgets the pages of the products an order bought, both editions, and nothing else', async () => {
+    const { rendered, get, forgetProducts } = await start();
+    const pages = [
+      '/department/chairs/product/13',
+      '/department/chairs/product/special-edition-13',
+      '/department/chairs/product/14',
+      '/department/chairs/product/130',
+      '/department/chairs',
+    ];
+    for (const path of pages) expect((await get(path)).state, path).toBe('miss');
+    expect((await get('/department/chairs/product/13', { host: 'shop.test' })).state).toBe('miss');
+    forgetProducts([13, 99]);
+    const states = [];
+    for (const path of pages) states.push((await get(path)).state);
+    expect(states).toEqual(['miss', 'miss', 'hit', 'hit', 'hit']);
+    expect((await get('/department/chairs/product/13', { host: 'shop.test' })).state).toBe('miss');
+    expect(rendered).toHaveLength(pages.length + 1 + 3);
   });
 
   it('renders a listing once and serves the same bytes and headers again', async () => {

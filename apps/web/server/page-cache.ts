@@ -3,14 +3,18 @@ import type { RequestHandler, Response as ExpressResponse } from 'express';
 /**
  * Pages that do not depend on the shopper are rendered once and served again from memory
  * (docs/architecture.md "Performance"; the build manifest lists them as prerendered, R-7.1):
- * the scenario catalogue and department listings without a query string. They are rendered
- * from a request that carries no cookie, so nothing of one shopper can reach another.
+ * the scenario catalogue, department listings and product pages without a query string. They
+ * are rendered from a request that carries no cookie, so nothing of one shopper can reach
+ * another. An order placed through this server forgets the pages of the products it bought.
  */
 
 /** How long a rendered page is served again: as long as the department list is reused. */
 export const PAGE_CACHE_TTL_MS = 10_000;
-/** At most this many pages are kept (the key holds the Host header, which the client chooses). */
-export const PAGE_CACHE_MAX_ENTRIES = 100;
+/**
+ * At most this many pages are kept (the key holds the Host header, which the client chooses):
+ * every product page of both editions and every listing of the seeded catalog, for two hosts.
+ */
+export const PAGE_CACHE_MAX_ENTRIES = 300;
 /**
  * `hit` (served from memory), `miss` (rendered for this request) or `bypass` (rendered for this
  * request's shopper: a fault flag is on) on every cacheable path.
@@ -19,10 +23,25 @@ export const PAGE_CACHE_HEADER = 'X-Showroom-Cache';
 
 /** A department's slug, as the department route accepts it (app/routes/department.tsx). */
 const DEPARTMENT_PATH = /^\/department\/[a-z0-9-]{1,40}$/;
+/** A product page of either edition, as app/lib/catalog.ts writes and parses its path. */
+const PRODUCT_PATH =
+  /^\/department\/[a-z0-9-]{1,40}\/product\/(?:special-edition-)?([1-9][0-9]{0,8})$/;
+
+/** What a product page's path is made of. */
+export interface ProductPathParts {
+  id: number;
+  department: string;
+}
+
+/** A product's pages, standard and special edition, as app/lib/catalog.ts writes them. */
+export function productPagePaths({ id, department }: ProductPathParts): string[] {
+  const base = `/department/${department}/product/`;
+  return [`${base}${id}`, `${base}special-edition-${id}`];
+}
 
 /** Whether a path is one of the pages served from the cache (without a query string). */
 export function isPrerenderedPath(pathname: string): boolean {
-  return pathname === '/scenarios' || DEPARTMENT_PATH.test(pathname);
+  return pathname === '/scenarios' || DEPARTMENT_PATH.test(pathname) || PRODUCT_PATH.test(pathname);
 }
 
 /** A rendered answer kept as bytes, with the headers it was rendered with. */
@@ -81,6 +100,15 @@ function send(
   response.end(rewrite(page.body, response));
 }
 
+/** The page cache's middleware, and a way to drop the pages of products. */
+export type PageCache = RequestHandler & {
+  /**
+   * The next request of these products' pages (either edition, any host) renders them again:
+   * an order took their stock. Listings keep theirs until the TTL (stock counts up to 10 s old).
+   */
+  forgetProducts: (productIds: Iterable<number>) => void;
+};
+
 /**
  * Express middleware in front of the React Router handler. A GET of a cacheable path without a
  * query string is answered from memory when a render of the same host and path is younger than
@@ -97,7 +125,7 @@ export function createPageCache({
   now = Date.now,
   bypass = () => Promise.resolve(false),
   rewrite = (body) => body,
-}: PageCacheOptions): RequestHandler {
+}: PageCacheOptions): PageCache {
   const entries = new Map<string, Entry>();
 
   const renderOnce = (key: string): Entry => {
@@ -117,7 +145,7 @@ export function createPageCache({
     return entry;
   };
 
-  return async (request, response, next) => {
+  const handler: RequestHandler = async (request, response, next) => {
     if (request.method !== 'GET' || request.originalUrl.includes('?')) return next();
     if (!isPrerenderedPath(request.path)) return next();
     try {
@@ -149,4 +177,12 @@ export function createPageCache({
       next(error);
     }
   };
+  const forgetProducts = (productIds: Iterable<number>) => {
+    const ids = new Set(productIds);
+    for (const key of entries.keys()) {
+      const id = PRODUCT_PATH.exec(new URL(key).pathname)?.[1];
+      if (id !== undefined && ids.has(Number(id))) entries.delete(key);
+    }
+  };
+  return Object.assign(handler, { forgetProducts });
 }

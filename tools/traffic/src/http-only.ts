@@ -1,4 +1,5 @@
 import { EXPOSURES_FORWARD_PATH, type ExposureEvent } from '@showroom/contracts/exposures';
+import { PLACE_ORDER_PATH } from '@showroom/contracts/checkout-constants';
 import {
   INSTANT_PAY_ALLOCATION,
   TRACKING_EVENTS,
@@ -181,7 +182,7 @@ async function experimentCheckout(
   await track(TRACKING_EVENTS.beginCheckout);
   const order = (await call(
     'POST',
-    '/checkout/orders',
+    PLACE_ORDER_PATH,
     {
       shipping: { ...TEST_ADDRESS, country: 'US' },
       payment: {

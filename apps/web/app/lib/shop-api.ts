@@ -1,5 +1,6 @@
 import type { Cart, CartItemInput } from '@showroom/contracts/cart';
 import type { PlaceOrderBody } from '@showroom/contracts/checkout';
+import { PLACE_ORDER_PATH } from '@showroom/contracts/checkout-constants';
 import type { MonitoringStats, SessionSummary } from '@showroom/contracts/monitoring';
 import type { Order } from '@showroom/contracts/orders';
 import type { PaymentMethod, SaveCardBody } from '@showroom/contracts/payments';
@@ -40,7 +41,7 @@ export function createShopApi({ request }: ApiClient) {
 
     /** The checkout shows every failure of its own (field, step, message): not reported. */
     placeOrder: (body: PlaceOrderBody, options: PlaceOrderOptions) =>
-      request<Order>('POST', '/checkout/orders', {
+      request<Order>('POST', PLACE_ORDER_PATH, {
         body,
         report: false,
         headers: {

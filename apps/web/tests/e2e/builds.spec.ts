@@ -5,7 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { addToCart, startupDone } from './shop-helpers';
+import {
+  addToCart,
+  ADDRESS,
+  futureExpiry,
+  productPath,
+  startupDone,
+  stockOf,
+} from './shop-helpers';
 
 // New builds, the build manifest, route rules and prerendered pages (docs/requirements.md R-4.9,
 // R-4.20, R-4.21, R-7.1, R-7.2; docs/architecture.md "Builds").
@@ -85,6 +92,9 @@ test.describe('R-7.1 R-7.2 the build calls', () => {
       prerendered: expect.arrayContaining([
         '/scenarios',
         ...DEPARTMENTS.map((slug) => `/department/${slug}`),
+        productPath(13, 'chairs', 'standard'),
+        productPath(13, 'chairs', 'special'),
+        productPath(60, 'lighting', 'special'),
       ]),
     });
 
@@ -419,5 +429,40 @@ test.describe('prerendered pages', () => {
     const sorted = await request.get(`${url}?sort=price-asc`);
     expect(sorted.status()).toBe(200);
     expect(sorted.headers()['x-showroom-cache']).toBeUndefined();
+  });
+
+  test('a product page is served from memory until an order through this server buys it', async ({
+    page,
+    request,
+  }) => {
+    // No other test buys product 41 or asks for it under 127.0.0.1.
+    const product = { id: 41, department: 'bedding', edition: 'standard' } as const;
+    const url = `http://127.0.0.1:${WEB_PORT}${productPath(product.id, product.department, product.edition)}`;
+    const shownStock = async (answer: { text(): Promise<string> }) =>
+      Number(/data-testid="product-stock"[^>]*>(\d+) in stock/.exec(await answer.text())?.[1]);
+
+    const first = await request.get(url);
+    expect(first.headers()['x-showroom-cache']).toBe('miss');
+    const before = await shownStock(first);
+    expect(before).toBe(await stockOf(request, product.id, product.edition));
+    expect((await request.get(url)).headers()['x-showroom-cache']).toBe('hit');
+
+    // An order of it through this web server's /api, as the checkout places it.
+    await addToCart(page, product, 2);
+    const order = await page.request.post('/api/checkout/orders', {
+      headers: { 'idempotency-key': `builds-${Date.now()}` },
+      data: {
+        shipping: { ...ADDRESS, country: 'US' },
+        payment: {
+          type: 'card',
+          card: { number: '4242 4242 4242 4242', expiry: futureExpiry(), cvc: '123' },
+        },
+      },
+    });
+    expect(order.status(), await order.text()).toBe(201);
+
+    const after = await request.get(url);
+    expect(after.headers()['x-showroom-cache']).toBe('miss');
+    expect(await shownStock(after)).toBe(before - 2);
   });
 });

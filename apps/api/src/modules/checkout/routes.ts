@@ -6,6 +6,7 @@ import type { RequestFaults } from '../faults/request-faults.js';
 import type { RequireSession } from '../session/require-session.js';
 import type { Checkout } from './place-order.js';
 import { PlaceOrderBodySchema, PlaceOrderHeadersSchema } from '@showroom/contracts/checkout';
+import { PLACE_ORDER_PATH } from '@showroom/contracts/checkout-constants';
 
 export interface CheckoutRoutesOptions {
   requireSession: RequireSession;
@@ -19,7 +20,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesOptions> = 
   { requireSession, checkout, faults },
 ) => {
   app.post(
-    '/checkout/orders',
+    PLACE_ORDER_PATH,
     {
       schema: {
         tags: ['checkout'],
