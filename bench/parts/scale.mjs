@@ -257,8 +257,11 @@ export default {
       rows.find((row) => row.name === 'flag precompute p99, 100× ÷ 1×').samples,
     );
     if (precomputeGrowth.median > 2) {
+      const oneX = summarize(byScale[1].precompute.target.map((r) => r.rps)).median;
+      const requestMicros = 1e6 / oneX;
+      const extraFlags = byScale[100].flags - byScale[1].flags;
       notes.push(
-        `Precompute budget missed: its answer carries every flag assigned to the shopper, so its work and size grow with the flag count (${byScale[100].flags} flags: one evaluation and one serialized entry each, ~12 µs of flagging-core per flag, see the Flags part); the parsed flags are already cached per configuration version. Answers kept per shopper (the API part) do not change the growth: a kept answer of ${byScale[100].flags} flags is still serialized and written whole, and at most 100,000 assignments are kept, about 70 such shoppers. Meeting it needs a smaller answer, e.g. serving only the flags an application asks for.`,
+        `Precompute budget missed, and it cannot be met while the answer carries every flag: the provider’s request names no flags (its attributes are env, source and subject only; decision 002), so the answer holds an assignment for each of the ${byScale[100].flags} flags at 100×, each one evaluation (about 12 µs of flagging-core, mostly the MD5 of its split; see the Flags part) and one serialized entry. A 1× request takes about ${requestMicros.toFixed(0)} µs of the api (1 / ${oneX.toFixed(0)} req/s); for p99 to grow less than 2×, the ${extraFlags} more flags of a 100× request would have to cost less than that together, about ${((requestMicros / extraFlags) * 1000).toFixed(0)} ns each: less than the one hash a split needs. The parsed flags are already cached per configuration version, and answers kept per shopper (the API part) are still serialized and written whole. What would meet it: an answer that does not grow with the flag count, i.e. a provider that asks for the flags a page uses (the api also serves OFREP, whose single-flag evaluation does), or fewer flags per environment.`,
       );
     }
     notes.push(
