@@ -67,6 +67,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          // A page with a failed part is never kept by the page cache (server/page-cache.ts).
+          if (loadContext?.pageCache) loadContext.pageCache.keep = false;
           // Errors after the shell are logged here; before it, they reach the error boundary.
           if (shellRendered) console.error(error);
         },

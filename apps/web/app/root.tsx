@@ -31,6 +31,7 @@ declare module 'react-router' {
   interface AppLoadContext {
     build?: ShowroomLoadContext['build'];
     cspNonce?: ShowroomLoadContext['cspNonce'];
+    pageCache?: ShowroomLoadContext['pageCache'];
   }
 }
 

@@ -5,9 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { PLACE_ORDER_PATH } from '@showroom/contracts/checkout-constants';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ErrorCode } from '@showroom/contracts/errors';
-import type { Order } from '@showroom/contracts/orders';
 import { operatorAuthorization, operatorTokenOfCookies } from '@showroom/contracts/security';
 import { apiTarget } from './api-target.js';
 
@@ -26,13 +24,13 @@ export const API_UNREACHABLE: ErrorCode = 'API_UNREACHABLE';
  * reached answers 502 with the contract's error body, code API_UNREACHABLE.
  *
  * Register it before compression and before the page handler: it answers everything under the
- * mount path itself. `onOrderPlaced` is called with the ordered products' ids when the api
- * answers 2xx to an order (`POST` PLACE_ORDER_PATH): the web server's page cache then forgets
- * the stock their pages showed.
+ * mount path itself. `onOrderPlaced` is called when the api answers 2xx to an order (`POST`
+ * PLACE_ORDER_PATH), as the answer starts: the web server's page cache then forgets the stock
+ * its product pages showed.
  */
 export function createApiProxy(
   target: string = apiTarget(),
-  { onOrderPlaced }: { onOrderPlaced?: (productIds: number[]) => void } = {},
+  { onOrderPlaced }: { onOrderPlaced?: () => void } = {},
 ): RequestHandler {
   // Connections to the api are reused (without an agent every call would open and close one,
   // and the browser's connection would be told to close too).
@@ -49,14 +47,11 @@ export function createApiProxy(
       proxyRes: (proxyRes, req) => {
         const status = proxyRes.statusCode ?? 0;
         if (!onOrderPlaced || status < 200 || status >= 300 || !isPlaceOrder(req)) return;
-        // Read beside the pipe to the browser, which gets every byte as before.
-        const chunks: Buffer[] = [];
-        proxyRes.on('data', (chunk: Buffer) => chunks.push(chunk));
-        proxyRes.on('end', () =>
-          onOrderPlaced(
-            orderedProductIds(Buffer.concat(chunks), proxyRes.headers['content-encoding']),
-          ),
-        );
+        try {
+          onOrderPlaced();
+        } catch (error) {
+          console.error(`Showroom web: after an order: ${String(error)}`);
+        }
       },
       proxyReq: (proxyReq, req) => {
         for (const [name, value] of Object.entries(forwardedHeaders(req))) {
@@ -109,28 +104,6 @@ export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
     'x-forwarded-host': header(req, 'x-forwarded-host') ?? header(req, 'host') ?? '',
     ...(operatorToken ? { authorization: operatorAuthorization(operatorToken) } : {}),
   };
-}
-
-/**
- * The product ids of an order's lines, from the api's answer (decoded if it came compressed);
- * none when it cannot be read, and the cached pages then age out as usual.
- */
-export function orderedProductIds(body: Buffer, encoding: string | undefined): number[] {
-  try {
-    const decoders: Record<string, (data: Buffer) => Buffer> = {
-      gzip: gunzipSync,
-      deflate: inflateSync,
-      br: brotliDecompressSync,
-    };
-    const decode =
-      encoding && encoding !== 'identity' ? decoders[encoding] : (data: Buffer) => data;
-    if (!decode) return [];
-    const order = JSON.parse(decode(body).toString('utf8')) as Partial<Order>;
-    const lines = Array.isArray(order.lines) ? order.lines : [];
-    return [...new Set(lines.map((line) => line.productId).filter(Number.isSafeInteger))];
-  } catch {
-    return [];
-  }
 }
 
 /** Whether a request is an order (the mount path already stripped from its URL). */

@@ -83,7 +83,8 @@ export function routeRuleRedirects(rules: RouteRules): RequestHandler {
 /**
  * The paths the page cache serves, for the manifest: the scenario catalogue, every department
  * the api lists and each of their products in both editions (asked at most once per
- * PAGE_CACHE_TTL_MS). Without the api, only the catalogue.
+ * PAGE_CACHE_TTL_MS; the last list known answers meanwhile). Before the api has answered once,
+ * only the catalogue.
  */
 export function prerenderedPaths(
   apiTarget: string,
@@ -118,16 +119,22 @@ export function prerenderedPaths(
       ...products.flatMap(productPagePaths),
     ];
   };
+  let lastKnown: string[] | undefined;
   return () => {
     if (shared === undefined || shared.until <= now()) {
-      const entry = { paths: ask(), until: now() + PAGE_CACHE_TTL_MS };
-      shared = entry;
-      entry.paths = entry.paths.catch((error: unknown) => {
-        if (shared === entry) shared = undefined;
-        warn(`Build manifest: departments unknown (${(error as Error).message})`);
-        return ['/scenarios'];
-      });
+      // Asked again at most once per TTL, a failure too (a slow api is not asked per request).
+      shared = {
+        until: now() + PAGE_CACHE_TTL_MS,
+        paths: ask().then(
+          (paths) => (lastKnown = paths),
+          (error: unknown) => {
+            warn(`Build manifest: prerendered pages unknown (${(error as Error).message})`);
+            return lastKnown ?? ['/scenarios'];
+          },
+        ),
+      };
     }
-    return shared.paths;
+    // The last list known answers at once while the next one is asked for.
+    return lastKnown ? Promise.resolve(lastKnown) : shared.paths;
   };
 }

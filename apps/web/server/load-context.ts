@@ -1,4 +1,5 @@
 import type { DocumentBuild } from './build-info.js';
+import type { RenderVerdict } from './page-cache.js';
 
 /**
  * What every loader of a page load gets as `context` (React Router's AppLoadContext, declared
@@ -14,4 +15,9 @@ export type ShowroomLoadContext = {
    * Absent under the dev server, which sends no CSP.
    */
   cspNonce?: string;
+  /**
+   * Present when the page cache renders the page (server/page-cache.ts): a loader or the
+   * document whose page holds a failure sets `keep` to false, so it is not served to others.
+   */
+  pageCache?: RenderVerdict;
 };

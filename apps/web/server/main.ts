@@ -89,11 +89,11 @@ async function createApp(): Promise<express.Express> {
   // The api sets its own security headers and refuses cross-site writes itself.
   const target = apiTarget();
   // An order through this server took stock: the page cache (below, production only) forgets
-  // the pages of the products it bought.
-  const pages: { forgetProducts?: (productIds: number[]) => void } = {};
+  // the product pages, which show it.
+  const pages: { forgetProductPages?: () => void } = {};
   app.use(
     API_MOUNT_PATH,
-    createApiProxy(target, { onOrderPlaced: (ids) => pages.forgetProducts?.(ids) }),
+    createApiProxy(target, { onOrderPlaced: () => pages.forgetProductPages?.() }),
   );
   console.log(`Showroom web: ${API_MOUNT_PATH}/* is proxied to ${target}`);
   // docs/reliability.md "Security": headers (the CSP once the profiles are known, below),
@@ -170,14 +170,15 @@ async function createApp(): Promise<express.Express> {
   // Pages that do not depend on the shopper are rendered once per TTL (server/page-cache.ts).
   const render = createFetchHandler(build, 'production');
   const pageCache = createPageCache({
-    render: (request) => render(request, { ...getLoadContext(), cspNonce: CACHED_PAGE_NONCE }),
+    render: (request, verdict) =>
+      render(request, { ...getLoadContext(), cspNonce: CACHED_PAGE_NONCE, pageCache: verdict }),
     bypass: createFaultWatch(apiTarget()),
     rewrite: (body, response) => {
       const nonce = cspNonceOf(response);
       return nonce ? Buffer.from(body.toString('utf8').replaceAll(CACHED_PAGE_NONCE, nonce)) : body;
     },
   });
-  pages.forgetProducts = pageCache.forgetProducts;
+  pages.forgetProductPages = pageCache.forgetProductPages;
   app.use(pageCache);
   app.use(createRequestHandler({ build, mode: 'production', getLoadContext }));
   app.use(genericErrors());

@@ -8,6 +8,7 @@ import {
   isPrerenderedPath,
   PAGE_CACHE_HEADER,
   productPagePaths,
+  type RenderVerdict,
 } from './page-cache';
 
 interface Rendered {
@@ -17,7 +18,7 @@ interface Rendered {
 
 /** The page cache in front of a stand-in React Router handler that records what it rendered. */
 async function start(
-  answer: (request: Request) => Response | Promise<Response> = () =>
+  answer: (request: Request, verdict: RenderVerdict) => Response | Promise<Response> = () =>
     new Response('<html>page</html>', { headers: { 'content-type': 'text/html' } }),
   options: {
     ttlMs?: number;
@@ -42,9 +43,9 @@ async function start(
       else waiting.push({ count, resolve });
     });
   const cache = createPageCache({
-    render: async (request) => {
+    render: async (request, verdict) => {
       rendered.push({ url: request.url, cookie: request.headers.get('cookie') });
-      return answer(request);
+      return answer(request, verdict);
     },
     ...options,
   });
@@ -80,7 +81,7 @@ async function start(
         })
         .on('error', reject);
     });
-  return { rendered, get, arrivals, forgetProducts: cache.forgetProducts };
+  return { rendered, get, arrivals, forgetProductPages: cache.forgetProductPages };
 }
 
 const servers: Server[] = [];
@@ -118,23 +119,47 @@ describe('the page cache (docs/architecture.md "Performance", R-7.1 prerendered)
     for (const path of paths) expect(isPrerenderedPath(path), path).toBe(true);
   });
 
-  it('forgets the pages of the products an order bought, both editions, and nothing else', async () => {
-    const { rendered, get, forgetProducts } = await start();
+  it('forgets every product page when asked (an order took stock), and no listing', async () => {
+    const { rendered, get, forgetProductPages } = await start();
     const pages = [
       '/department/chairs/product/13',
       '/department/chairs/product/special-edition-13',
-      '/department/chairs/product/14',
-      '/department/chairs/product/130',
+      '/department/tables/product/2',
       '/department/chairs',
     ];
     for (const path of pages) expect((await get(path)).state, path).toBe('miss');
-    expect((await get('/department/chairs/product/13', { host: 'shop.test' })).state).toBe('miss');
-    forgetProducts([13, 99]);
+    expect((await get('/department/tables/product/2', { host: 'shop.test' })).state).toBe('miss');
+    forgetProductPages();
     const states = [];
     for (const path of pages) states.push((await get(path)).state);
-    expect(states).toEqual(['miss', 'miss', 'hit', 'hit', 'hit']);
-    expect((await get('/department/chairs/product/13', { host: 'shop.test' })).state).toBe('miss');
-    expect(rendered).toHaveLength(pages.length + 1 + 3);
+    expect(states).toEqual(['miss', 'miss', 'miss', 'hit']);
+    expect((await get('/department/tables/product/2', { host: 'shop.test' })).state).toBe('miss');
+    expect(rendered).toHaveLength(pages.length + 1 + 4);
+  });
+
+  it('never keeps a page its render marked, after its first bytes, as not to keep', async () => {
+    let failing = true;
+    // The shell first; the verdict comes with the last part, as a streamed part fails.
+    const { rendered, get } = await start((_request, verdict) => {
+      const parts = ['<html>', 'page</html>'];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const part = parts.shift();
+          if (part === undefined) return controller.close();
+          if (parts.length === 0 && failing) verdict.keep = false;
+          controller.enqueue(new TextEncoder().encode(part));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/html' } });
+    });
+    const first = await get('/department/chairs/product/13');
+    const second = await get('/department/chairs/product/13');
+    expect([first.state, second.state]).toEqual(['miss', 'miss']);
+    expect(second.body).toBe('<html>page</html>');
+    failing = false;
+    expect((await get('/department/chairs/product/13')).state).toBe('miss');
+    expect((await get('/department/chairs/product/13')).state).toBe('hit');
+    expect(rendered).toHaveLength(3);
   });
 
   it('renders a listing once and serves the same bytes and headers again', async () => {

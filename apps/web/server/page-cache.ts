@@ -5,7 +5,8 @@ import type { RequestHandler, Response as ExpressResponse } from 'express';
  * (docs/architecture.md "Performance"; the build manifest lists them as prerendered, R-7.1):
  * the scenario catalogue, department listings and product pages without a query string. They
  * are rendered from a request that carries no cookie, so nothing of one shopper can reach
- * another. An order placed through this server forgets the pages of the products it bought.
+ * another. An order placed through this server forgets every product page (each shows stock:
+ * its own and its recommendations').
  */
 
 /** How long a rendered page is served again: as long as the department list is reused. */
@@ -24,8 +25,16 @@ export const PAGE_CACHE_HEADER = 'X-Showroom-Cache';
 /** A department's slug, as the department route accepts it (app/routes/department.tsx). */
 const DEPARTMENT_PATH = /^\/department\/[a-z0-9-]{1,40}$/;
 /** A product page of either edition, as app/lib/catalog.ts writes and parses its path. */
-const PRODUCT_PATH =
-  /^\/department\/[a-z0-9-]{1,40}\/product\/(?:special-edition-)?([1-9][0-9]{0,8})$/;
+const PRODUCT_PATH = /^\/department\/[a-z0-9-]{1,40}\/product\/(special-edition-)?[1-9][0-9]{0,8}$/;
+
+/**
+ * Handed to each render for the cache: a page that holds a failure of its own — a part that
+ * could not be loaded, an error after the shell — sets `keep` to false, and it is served to
+ * the request that rendered it (and those sharing that render) but never kept.
+ */
+export interface RenderVerdict {
+  keep: boolean;
+}
 
 /** What a product page's path is made of. */
 export interface ProductPathParts {
@@ -59,8 +68,11 @@ interface Entry {
 }
 
 export interface PageCacheOptions {
-  /** React Router's fetch-style handler: `createRequestHandler(build, mode)` from react-router. */
-  render: (request: Request) => Promise<Response>;
+  /**
+   * React Router's fetch-style handler: `createRequestHandler(build, mode)` from react-router,
+   * with `verdict` in its load context (read once the whole page has been rendered).
+   */
+  render: (request: Request, verdict: RenderVerdict) => Promise<Response>;
   ttlMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -76,12 +88,12 @@ export interface PageCacheOptions {
   rewrite?: (body: Buffer, response: ExpressResponse) => Buffer;
 }
 
-async function buffered(response: Response): Promise<CachedPage> {
+async function buffered(response: Response, verdict: RenderVerdict): Promise<CachedPage> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers.entries()].filter(
     ([name]) => name.toLowerCase() !== 'content-length',
   );
-  const storable = response.status === 200 && !response.headers.has('set-cookie');
+  const storable = response.status === 200 && !response.headers.has('set-cookie') && verdict.keep;
   return { status: response.status, headers, body, storable };
 }
 
@@ -100,13 +112,14 @@ function send(
   response.end(rewrite(page.body, response));
 }
 
-/** The page cache's middleware, and a way to drop the pages of products. */
+/** The page cache's middleware, and a way to drop its product pages. */
 export type PageCache = RequestHandler & {
   /**
-   * The next request of these products' pages (either edition, any host) renders them again:
-   * an order took their stock. Listings keep theirs until the TTL (stock counts up to 10 s old).
+   * The next request of every product page (both editions, any host) renders it again: an
+   * order took stock, which each shows for its product and its recommendations. Listings keep
+   * theirs until the TTL (stock counts up to 10 s old).
    */
-  forgetProducts: (productIds: Iterable<number>) => void;
+  forgetProductPages: () => void;
 };
 
 /**
@@ -130,7 +143,10 @@ export function createPageCache({
 
   const renderOnce = (key: string): Entry => {
     // The key is the page's address: no query string, and no header of the client but Host.
-    const page = render(new Request(key, { headers: { accept: 'text/html' } })).then(buffered);
+    const verdict: RenderVerdict = { keep: true };
+    const page = render(new Request(key, { headers: { accept: 'text/html' } }), verdict).then(
+      (response) => buffered(response, verdict),
+    );
     const entry = { page, until: now() + ttlMs };
     entries.set(key, entry);
     const forget = () => {
@@ -177,12 +193,10 @@ export function createPageCache({
       next(error);
     }
   };
-  const forgetProducts = (productIds: Iterable<number>) => {
-    const ids = new Set(productIds);
+  const forgetProductPages = () => {
     for (const key of entries.keys()) {
-      const id = PRODUCT_PATH.exec(new URL(key).pathname)?.[1];
-      if (id !== undefined && ids.has(Number(id))) entries.delete(key);
+      if (PRODUCT_PATH.test(new URL(key).pathname)) entries.delete(key);
     }
   };
-  return Object.assign(handler, { forgetProducts });
+  return Object.assign(handler, { forgetProductPages });
 }

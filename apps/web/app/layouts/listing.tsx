@@ -29,8 +29,10 @@ export default function ListingLayout() {
           </ul>
         </aside>
         <main id="main" className="listing__main">
-          <LoyaltyBanner />
           <Outlet />
+          {/* Shown once flags are known (for some shoppers only): after the listing, so its
+              arrival moves nothing in view, as on the home page. */}
+          <LoyaltyBanner />
         </main>
       </div>
       <Footer />

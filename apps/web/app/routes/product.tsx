@@ -6,10 +6,16 @@ import { loadProduct, loadRelatedProducts } from '../lib/product-loader.server';
 
 /**
  * The product is awaited; the recommendations (below the fold) are asked for in parallel and
- * returned un-awaited, so they never delay the first byte: the page streams them in.
+ * returned un-awaited, so they never delay the first byte of a page rendered for its request:
+ * the page streams them in. The page cache (server/page-cache.ts) keeps the whole page, and
+ * never one whose recommendations could not be loaded (each shopper who got it would report
+ * the failure).
  */
-export async function loader({ params, request }: Route.LoaderArgs) {
-  const related = loadRelatedProducts(request, params.product);
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const related = loadRelatedProducts(request, params.product).then((products) => {
+    if (products === null && context.pageCache) context.pageCache.keep = false;
+    return products;
+  });
   const { product, edition } = await loadProduct(request, params.dept, params.product);
   return { product, edition, related };
 }

@@ -14,7 +14,7 @@ import { withSecondShop } from './monitoring-helpers';
 // server, one test at a time, as scenarios.spec.ts does.
 test.describe.configure({ mode: 'serial' });
 
-// Beside this run's api; other specs use + 7 to + 46 and + 61 to + 66, guards.spec.ts + 53/54.
+// Beside this run's api; other specs use + 7 to + 46, + 55/56 (builds.spec.ts) and + 61 to + 66, guards.spec.ts + 53/54.
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 51;
 const WEB_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 52;
 const API = `http://127.0.0.1:${API_PORT}`;

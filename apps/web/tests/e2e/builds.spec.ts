@@ -5,14 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import {
-  addToCart,
-  ADDRESS,
-  futureExpiry,
-  productPath,
-  startupDone,
-  stockOf,
-} from './shop-helpers';
+import { PAGE_CACHE_TTL_MS } from '../../server/page-cache';
+import { withSecondShop } from './monitoring-helpers';
+import { addToCart, ADDRESS, futureExpiry, productPath, startupDone } from './shop-helpers';
 
 // New builds, the build manifest, route rules and prerendered pages (docs/requirements.md R-4.9,
 // R-4.20, R-4.21, R-7.1, R-7.2; docs/architecture.md "Builds").
@@ -27,6 +22,9 @@ const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3100);
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3101);
 /** A spare port beside this run's web server (web-server.spec.ts uses +7 to +9). */
 const RULES_SERVER_PORT = WEB_PORT + 5;
+// A shop of its own for the product page cache (other specs' offsets: see autopilot.spec.ts).
+const ORDER_API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 55;
+const ORDER_WEB_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 56;
 const NEXT_BUILD = '29991231-235959-nextbuild';
 const DEPARTMENTS = ['tables', 'chairs', 'sofas', 'bedding', 'lighting'];
 
@@ -430,27 +428,44 @@ test.describe('prerendered pages', () => {
     expect(sorted.status()).toBe(200);
     expect(sorted.headers()['x-showroom-cache']).toBeUndefined();
   });
+});
 
-  test('a product page is served from memory until an order through this server buys it', async ({
-    page,
+test.describe('product pages from the page cache', () => {
+  // A shop of its own: no other test's order forgets its pages.
+  withSecondShop(ORDER_API_PORT, ORDER_WEB_PORT);
+  const web = `http://127.0.0.1:${ORDER_WEB_PORT}`;
+
+  test('are served from memory until an order through the same web server takes stock', async ({
     request,
   }) => {
-    // No other test buys product 41 or asks for it under 127.0.0.1.
-    const product = { id: 41, department: 'bedding', edition: 'standard' } as const;
-    const url = `http://127.0.0.1:${WEB_PORT}${productPath(product.id, product.department, product.edition)}`;
+    const bought = { id: 41, department: 'bedding', edition: 'standard' } as const;
+    const boughtPage = `${web}${productPath(bought.id, bought.department, bought.edition)}`;
+    // Its "You may also like" cards show the bought product's stock too.
+    const neighbour = `${web}${productPath(42, 'bedding', 'standard')}`;
+    const stockAtApi = async () =>
+      ((await (await request.get(`${web}/api/products/${bought.id}`)).json()) as { stock: number })
+        .stock;
     const shownStock = async (answer: { text(): Promise<string> }) =>
       Number(/data-testid="product-stock"[^>]*>(\d+) in stock/.exec(await answer.text())?.[1]);
+    const state = (answer: { headers(): Record<string, string> }) =>
+      answer.headers()['x-showroom-cache'];
 
-    const first = await request.get(url);
-    expect(first.headers()['x-showroom-cache']).toBe('miss');
+    const renderedAt = Date.now();
+    const first = await request.get(boughtPage);
+    expect(state(first)).toBe('miss');
     const before = await shownStock(first);
-    expect(before).toBe(await stockOf(request, product.id, product.edition));
-    expect((await request.get(url)).headers()['x-showroom-cache']).toBe('hit');
+    expect(before).toBe(await stockAtApi());
+    expect(state(await request.get(neighbour))).toBe('miss');
+    expect(state(await request.get(boughtPage))).toBe('hit');
+    expect(state(await request.get(neighbour))).toBe('hit');
 
-    // An order of it through this web server's /api, as the checkout places it.
-    await addToCart(page, product, 2);
-    const order = await page.request.post('/api/checkout/orders', {
-      headers: { 'idempotency-key': `builds-${Date.now()}` },
+    // Two of it ordered through this web server's /api, as the checkout places an order.
+    const added = await request.post(`${web}/api/cart/items`, {
+      data: { productId: bought.id, edition: bought.edition, quantity: 2 },
+    });
+    expect(added.status(), await added.text()).toBe(200);
+    const order = await request.post(`${web}/api/checkout/orders`, {
+      headers: { 'idempotency-key': `builds-${renderedAt}` },
       data: {
         shipping: { ...ADDRESS, country: 'US' },
         payment: {
@@ -460,9 +475,12 @@ test.describe('prerendered pages', () => {
       },
     });
     expect(order.status(), await order.text()).toBe(201);
+    // Still inside the pages' TTL: only the order can have made them go.
+    expect(Date.now() - renderedAt).toBeLessThan(PAGE_CACHE_TTL_MS);
 
-    const after = await request.get(url);
-    expect(after.headers()['x-showroom-cache']).toBe('miss');
+    const after = await request.get(boughtPage);
+    expect(state(after)).toBe('miss');
     expect(await shownStock(after)).toBe(before - 2);
+    expect(state(await request.get(neighbour))).toBe('miss');
   });
 });

@@ -10,7 +10,7 @@ import { withSecondShop } from './monitoring-helpers';
 // test at a time, as scenarios.spec.ts does.
 test.describe.configure({ mode: 'serial' });
 
-// Beside this run's api; other specs use + 7 to + 46 and + 61 to + 66, autopilot.spec.ts + 51/52.
+// Beside this run's api; other specs use + 7 to + 46, + 55/56 (builds.spec.ts) and + 61 to + 66, autopilot.spec.ts + 51/52.
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 53;
 const WEB_PORT = Number(process.env.E2E_API_PORT ?? 3101) + 54;
 const API = `http://127.0.0.1:${API_PORT}`;
