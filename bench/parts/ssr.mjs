@@ -94,7 +94,7 @@ export default {
       ],
       notes: [
         ...(judge(productPage).met ? [] : [SSR_PROFILE]),
-        `How the web server answered after the warm-up (X-Showroom-Cache): product page ${served.product}, department page ${served.department}, with a query string ${served.rendered}. Pages that do not depend on the shopper are rendered once per 10 s and served from memory; an order through the web server forgets its products’ pages (docs/architecture.md "Performance"). The row rendered per request is the cost of a render: the product and its recommendations asked of the api, React, compression.`,
+        `How the web server answered after the warm-up (X-Showroom-Cache): product page ${served.product}, department page ${served.department}, with a query string ${served.rendered}. Pages that do not depend on the shopper are rendered once per 10 s and served from memory; an order through the web server forgets its product pages (docs/architecture.md "Performance"). The row rendered per request is the cost of a render: the product and its recommendations asked of the api, React, compression.`,
         `${DURATION_SECONDS} s per load at 50 connections with a browser's accept-encoding (the servers answer brotli); the shop's pages ask its api, which runs on the same machine.`,
       ],
     };
