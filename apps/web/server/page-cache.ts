@@ -1,4 +1,5 @@
 import type { RequestHandler, Response as ExpressResponse } from 'express';
+import { parseProductParam, productPath } from '@showroom/contracts/product-paths';
 
 /**
  * Pages that do not depend on the shopper are rendered once and served again from memory
@@ -24,8 +25,13 @@ export const PAGE_CACHE_HEADER = 'X-Showroom-Cache';
 
 /** A department's slug, as the department route accepts it (app/routes/department.tsx). */
 const DEPARTMENT_PATH = /^\/department\/[a-z0-9-]{1,40}$/;
-/** A product page of either edition, as app/lib/catalog.ts writes and parses its path. */
-const PRODUCT_PATH = /^\/department\/[a-z0-9-]{1,40}\/product\/(special-edition-)?[1-9][0-9]{0,8}$/;
+/** A product page's path; its last segment is checked as the product route parses it. */
+const PRODUCT_PATH = /^\/department\/[a-z0-9-]{1,40}\/product\/([^/]+)$/;
+
+function isProductPagePath(pathname: string): boolean {
+  const segment = PRODUCT_PATH.exec(pathname)?.[1];
+  return segment !== undefined && parseProductParam(segment) !== null;
+}
 
 /**
  * Handed to each render for the cache: a page that holds a failure of its own — a part that
@@ -36,21 +42,17 @@ export interface RenderVerdict {
   keep: boolean;
 }
 
-/** What a product page's path is made of. */
-export interface ProductPathParts {
-  id: number;
-  department: string;
+/** A product's pages, standard and special edition, as the shop links them. */
+export function productPagePaths(product: ProductPathParts): string[] {
+  return [productPath(product), productPath(product, 'special')];
 }
 
-/** A product's pages, standard and special edition, as app/lib/catalog.ts writes them. */
-export function productPagePaths({ id, department }: ProductPathParts): string[] {
-  const base = `/department/${department}/product/`;
-  return [`${base}${id}`, `${base}special-edition-${id}`];
-}
+/** What a product page's path is made of. */
+export type ProductPathParts = Parameters<typeof productPath>[0];
 
 /** Whether a path is one of the pages served from the cache (without a query string). */
 export function isPrerenderedPath(pathname: string): boolean {
-  return pathname === '/scenarios' || DEPARTMENT_PATH.test(pathname) || PRODUCT_PATH.test(pathname);
+  return pathname === '/scenarios' || DEPARTMENT_PATH.test(pathname) || isProductPagePath(pathname);
 }
 
 /** A rendered answer kept as bytes, with the headers it was rendered with. */
@@ -195,7 +197,7 @@ export function createPageCache({
   };
   const forgetProductPages = () => {
     for (const key of entries.keys()) {
-      if (PRODUCT_PATH.test(new URL(key).pathname)) entries.delete(key);
+      if (isProductPagePath(new URL(key).pathname)) entries.delete(key);
     }
   };
   return Object.assign(handler, { forgetProductPages });

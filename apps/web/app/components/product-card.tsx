@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { ProductSummary } from '@showroom/contracts/catalog';
-import { productPath } from '../lib/catalog';
+import { productPath } from '@showroom/contracts/product-paths';
 import { formatPrice } from '../lib/money';
 import { ProductImage } from './product-image';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Edition } from '@showroom/contracts/cart';
 import type { Product } from '@showroom/contracts/catalog';
-import { productPath } from '../lib/catalog';
+import { productPath } from '@showroom/contracts/product-paths';
 import { formatPrice } from '../lib/money';
 import { useDemoModes } from '../lib/use-demo-modes';
 import { AddToCart } from './add-to-cart';

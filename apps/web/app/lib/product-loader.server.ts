@@ -5,7 +5,7 @@ import type {
   ProductSummary,
   RecommendationCandidates,
 } from '@showroom/contracts/catalog';
-import { parseProductParam } from './catalog';
+import { parseProductParam } from '@showroom/contracts/product-paths';
 import { routeInvalid } from './page-errors';
 
 /**

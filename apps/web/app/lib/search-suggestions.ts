@@ -1,7 +1,7 @@
 import { productQueryString } from '@showroom/contracts/product-query';
 import type { SearchSuggestions } from '@showroom/contracts/search';
 import type { ApiClient } from './api-client';
-import { productPath } from './catalog';
+import { productPath } from '@showroom/contracts/product-paths';
 
 /**
  * Suggestions while typing in the header's search box (components/search-suggest.tsx, loaded

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/landing-table';
 import { AddToCart } from '../components/add-to-cart';
 import { HeroImage } from '../components/product-image';
-import { productPath } from '../lib/catalog';
+import { productPath } from '@showroom/contracts/product-paths';
 import { formatPrice } from '../lib/money';
 import { loadProduct } from '../lib/product-loader.server';
 import { pageMeta } from '../lib/page-meta';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { productPath } from '../../lib/catalog';
+import { productPath } from '@showroom/contracts/product-paths';
 import { formatPrice } from '../../lib/money';
 import type { CartLine } from '@showroom/contracts/cart';
 import { ProductImage } from '../product-image';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProductParam, productPath } from './catalog';
+import { parseProductParam, productPath } from './product-paths.js';
 
 describe('product path segments (docs/requirements.md §2)', () => {
   it('reads a plain product id and a special edition id', () => {

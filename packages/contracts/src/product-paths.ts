@@ -1,4 +1,7 @@
-import type { Edition } from '@showroom/contracts/cart';
+import type { Edition } from './cart.js';
+
+// The paths of product pages, for the web app's links and routes and the web server's page
+// cache. No TypeBox here, so the browser imports it at run time (decision 006).
 
 const SPECIAL_PREFIX = 'special-edition-';
 
