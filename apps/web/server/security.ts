@@ -10,6 +10,8 @@ import {
   OPERATOR_COOKIE_MAX_AGE_SECONDS,
   OPERATOR_QUERY_PARAM,
   crossSiteReason,
+  firstHeaderValue,
+  writeRequestOf,
   operatorTokenMatches,
   operatorTokenOfCookies,
 } from '@showroom/contracts/security';
@@ -148,10 +150,6 @@ export function securityHeaders(policy: (nonce: string) => string | undefined): 
   };
 }
 
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function sendError(response: Response, status: number, body: ErrorResponse): void {
   response.status(status).setHeader('Cache-Control', 'no-store').json(body);
 }
@@ -159,15 +157,7 @@ function sendError(response: Response, status: number, body: ErrorResponse): voi
 /** Page writes (React Router actions) from another site are refused, as the api refuses its own. */
 export function crossSiteWrites(allowed: readonly string[]): RequestHandler {
   return (request, response, next) => {
-    const reason = crossSiteReason(
-      {
-        method: request.method,
-        origin: first(request.headers.origin),
-        secFetchSite: first(request.headers['sec-fetch-site']),
-        host: first(request.headers['x-forwarded-host']) ?? first(request.headers.host),
-      },
-      allowed,
-    );
+    const reason = crossSiteReason(writeRequestOf(request.method, request.headers), allowed);
     if (reason === null) {
       next();
       return;
@@ -181,7 +171,7 @@ export function crossSiteWrites(allowed: readonly string[]): RequestHandler {
 function isHttps(request: Request): boolean {
   return (
     (request.socket as TLSSocket).encrypted === true ||
-    first(request.headers['x-forwarded-proto'])?.split(',')[0]?.trim() === 'https'
+    firstHeaderValue(request.headers['x-forwarded-proto'])?.split(',')[0]?.trim() === 'https'
   );
 }
 

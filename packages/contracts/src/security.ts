@@ -75,6 +75,27 @@ export interface WriteRequest {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Request headers as Node gives them: lower-case names, a repeated header as an array. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** A header's value, the first one when it came more than once. */
+export function firstHeaderValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * What the cross-site check reads of a request with these headers: the host the browser
+ * addressed is X-Forwarded-Host when a proxy (the web's /api proxy) set it, else Host.
+ */
+export function writeRequestOf(method: string, headers: RequestHeaders): WriteRequest {
+  return {
+    method,
+    origin: firstHeaderValue(headers.origin),
+    secFetchSite: firstHeaderValue(headers['sec-fetch-site']),
+    host: firstHeaderValue(headers['x-forwarded-host']) ?? firstHeaderValue(headers.host),
+  };
+}
+
 /**
  * Why a request must be refused as a cross-site write, or null when it may go on.
  * Reads (GET, HEAD, OPTIONS) always go on. A browser saying `Sec-Fetch-Site: same-origin` or

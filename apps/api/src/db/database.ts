@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { registerDataGenerations, sqliteDataGenerations } from './data-generation.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
 import { Sqlite } from './sqlite-driver.js';
 
@@ -71,7 +72,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   // Statement journals (a multi-row insert inside a transaction, such as an intake batch's
   // events) stay in memory instead of a temporary file created and unlinked per statement.
   sqlite.pragma('temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite) });
+  const generations = sqliteDataGenerations(sqlite);
+  const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite, generations.wrote) });
+  registerDataGenerations(db, generations);
   return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
 }
 

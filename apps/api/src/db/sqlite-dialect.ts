@@ -11,6 +11,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { writtenTables } from './data-generation.js';
 
 /**
  * Kysely's SQLite dialect (docs/architecture.md "Processes": Kysely over better-sqlite3) with
@@ -26,10 +27,17 @@ import {
  */
 const STATEMENT_CACHE_SIZE = 500;
 
-export function createSqliteDialect(database: BetterSqlite3.Database): Dialect {
+export function createSqliteDialect(
+  database: BetterSqlite3.Database,
+  /**
+   * Called before each statement that may write runs, with the tables it writes (undefined:
+   * not known, any table; db/data-generation.ts).
+   */
+  onWrite: (tables: readonly string[] | undefined) => void = () => {},
+): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new CachingSqliteDriver(database),
+    createDriver: () => new CachingSqliteDriver(database, onWrite),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
@@ -39,8 +47,11 @@ class CachingSqliteDriver implements Driver {
   readonly #connection: CachingSqliteConnection;
   readonly #lock = new FifoLock();
 
-  constructor(private readonly database: BetterSqlite3.Database) {
-    this.#connection = new CachingSqliteConnection(database);
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    onWrite: (tables: readonly string[] | undefined) => void,
+  ) {
+    this.#connection = new CachingSqliteConnection(database, onWrite);
   }
 
   async init(): Promise<void> {}
@@ -71,28 +82,42 @@ class CachingSqliteDriver implements Driver {
   }
 }
 
+/** A kept statement, with the tables it writes: null when it only reads (see `onWrite`). */
+interface KeptStatement {
+  statement: BetterSqlite3.Statement;
+  writes: readonly string[] | undefined | null;
+}
+
 class CachingSqliteConnection implements DatabaseConnection {
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #statements = new Map<string, KeptStatement>();
 
-  constructor(private readonly database: BetterSqlite3.Database) {}
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly onWrite: (tables: readonly string[] | undefined) => void,
+  ) {}
 
-  #prepare(sql: string): BetterSqlite3.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
+  #prepare({ sql, query }: CompiledQuery): KeptStatement {
+    let kept = this.#statements.get(sql);
+    if (kept === undefined) {
+      const statement = this.database.prepare(sql);
+      // The same SQL text is the same query, so its tables are found once.
+      kept = { statement, writes: statement.readonly ? null : writtenTables(query) };
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
         // Drop the oldest: a Map iterates in insertion order.
         const oldest = this.#statements.keys().next().value;
         if (oldest !== undefined) this.#statements.delete(oldest);
       }
-      this.#statements.set(sql, statement);
+      this.#statements.set(sql, kept);
     }
-    return statement;
+    return kept;
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const { sql, parameters } = compiledQuery;
-    const statement = this.#prepare(sql);
+    const { parameters } = compiledQuery;
+    const { statement, writes } = this.#prepare(compiledQuery);
+    // Before it runs, so a read kept from now on sees it (an INSERT … RETURNING is a `reader`
+    // that writes: `readonly` is SQLite's own answer).
+    if (writes !== null) this.onWrite(writes);
     if (statement.reader) {
       return Promise.resolve({ rows: statement.all(parameters) as R[] });
     }

@@ -34,7 +34,8 @@ export function jsonMayHoldNul(text: string): boolean {
  * field (docs/architecture.md "Errors"), after the route's schema passed and before its handler.
  */
 export function registerNulCheck(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
+  // A callback hook, as every request runs it: an async hook would cost a promise each.
+  app.addHook('preHandler', (request, _reply, done) => {
     const schema = request.routeOptions.schema ?? {};
     const parts = [
       ['params', schema.params, request.params],
@@ -46,10 +47,14 @@ export function registerNulCheck(app: FastifyInstance): void {
       const path = pathOfNul(value);
       if (!path) continue;
       const field = path.join('.');
-      throw badRequest(
-        field || where,
-        `${where}${field ? `.${field}` : ''} must not contain NUL (U+0000) characters`,
+      done(
+        badRequest(
+          field || where,
+          `${where}${field ? `.${field}` : ''} must not contain NUL (U+0000) characters`,
+        ),
       );
+      return;
     }
+    done();
   });
 }

@@ -5,6 +5,7 @@ import {
   OPERATOR_AUTHORIZATION_SCHEME,
   OPERATOR_TOKEN_ENV,
   crossSiteReason,
+  writeRequestOf,
   operatorTokenMatches,
 } from '@showroom/contracts/security';
 import { ApiError } from './errors.js';
@@ -79,10 +80,6 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return token;
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /**
  * The api's security guarantees as hooks (docs/reliability.md "Security"): cross-site writes are
  * refused (403 CROSS_SITE_REQUEST), operator routes need the operator token when one is set
@@ -93,40 +90,52 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
   const allowed = options.allowedOrigins ?? [];
   const token = options.operatorToken || undefined;
 
-  app.addHook('onRequest', async (request) => {
-    const reason = crossSiteReason(
-      {
-        method: request.method,
-        origin: firstHeader(request.headers.origin),
-        secFetchSite: firstHeader(request.headers['sec-fetch-site']),
-        // The web's /api proxy puts the browser's host in X-Forwarded-Host.
-        host: firstHeader(request.headers['x-forwarded-host']) ?? firstHeader(request.headers.host),
-      },
-      allowed,
-    );
-    if (reason !== null) {
-      throw new ApiError(403, 'CROSS_SITE_REQUEST', `Cross-site request refused: ${reason}`);
+  // Callback hooks, as every request runs them: an async hook would cost a promise each.
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      refuseForbidden(request, allowed, token);
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    if (token === undefined || !isOperatorRoute(request)) return;
-    const presented = bearerToken(request);
-    if (presented === undefined) {
-      throw new ApiError(
-        401,
-        'OPERATOR_TOKEN_MISSING',
-        `This operator route needs the operator token (${OPERATOR_TOKEN_ENV}) as Authorization: ${OPERATOR_AUTHORIZATION_SCHEME} <token>`,
-      );
-    }
-    if (!operatorTokenMatches(presented, token)) {
-      throw new ApiError(401, 'OPERATOR_TOKEN_INVALID', 'The operator token is not valid');
-    }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    for (const [name, value] of Object.entries(COMMON_SECURITY_HEADERS)) reply.header(name, value);
+  const apiHeaders = {
+    ...COMMON_SECURITY_HEADERS,
+    'content-security-policy': API_CONTENT_SECURITY_POLICY,
+  };
+  const docsHeaders = {
+    ...COMMON_SECURITY_HEADERS,
+    'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
     const docs = request.url === DOCS_PREFIX || request.url.startsWith(`${DOCS_PREFIX}/`);
-    reply.header(
-      'content-security-policy',
-      docs ? DOCS_CONTENT_SECURITY_POLICY : API_CONTENT_SECURITY_POLICY,
-    );
+    reply.headers(docs ? docsHeaders : apiHeaders);
+    done(null, payload);
   });
+}
+
+/** Throws the 403 of a cross-site write, or the 401 of an operator route without its token. */
+function refuseForbidden(
+  request: FastifyRequest,
+  allowed: readonly string[],
+  token: string | undefined,
+): void {
+  const reason = crossSiteReason(writeRequestOf(request.method, request.headers), allowed);
+  if (reason !== null) {
+    throw new ApiError(403, 'CROSS_SITE_REQUEST', `Cross-site request refused: ${reason}`);
+  }
+  if (token === undefined || !isOperatorRoute(request)) return;
+  const presented = bearerToken(request);
+  if (presented === undefined) {
+    throw new ApiError(
+      401,
+      'OPERATOR_TOKEN_MISSING',
+      `This operator route needs the operator token (${OPERATOR_TOKEN_ENV}) as Authorization: ${OPERATOR_AUTHORIZATION_SCHEME} <token>`,
+    );
+  }
+  if (!operatorTokenMatches(presented, token)) {
+    throw new ApiError(401, 'OPERATOR_TOKEN_INVALID', 'The operator token is not valid');
+  }
 }

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { createGenerationCache, dataGenerationOf } from '../../db/data-generation.js';
 import { prepareQuery } from '../../db/prepared.js';
+import { deepFreeze } from '../flags/deep-freeze.js';
 import type { Database, ProductTable } from '../../db/schema.js';
 import { createProductFinder, type ProductMatches } from './product-finder.js';
 import { SUMMARY_COLUMNS, toSummary, type ProductSummaryRow } from './product-rows.js';
@@ -47,25 +49,40 @@ export function createCatalogRepository(db: Kysely<Database>) {
         'se.stock as se_stock',
       ]);
 
-  // The product page's read, compiled once: it is the hottest catalog request.
+  // The product page's read, compiled once: it is the hottest catalog request. On SQLite the
+  // products read are kept until their tables are written (db/data-generation.ts): an order's
+  // stock update here, or any commit by another process.
   const productById = prepareQuery(db, (id: number) => productQuery().where('p.id', '=', id));
-
-  return {
-    async listDepartments(): Promise<Department[]> {
-      const rows = await db
-        .selectFrom('departments as d')
-        .leftJoin('products as p', 'p.department_slug', 'd.slug')
-        .select(['d.slug', 'd.name', 'd.description', 'd.position'])
-        .select((eb) => eb.fn.count<string | number>('p.id').as('product_count'))
-        .groupBy(['d.slug', 'd.name', 'd.description', 'd.position'])
-        .orderBy('d.position')
-        .execute();
-      return rows.map((row) => ({
+  const products = createGenerationCache<number, Product | undefined>(
+    dataGenerationOf(db, ['products', 'special_editions']),
+    10_000,
+  );
+  const departments = createGenerationCache<string, Department[]>(
+    dataGenerationOf(db, ['departments', 'products']),
+    1,
+  );
+  const readDepartments = async (): Promise<Department[]> => {
+    const rows = await db
+      .selectFrom('departments as d')
+      .leftJoin('products as p', 'p.department_slug', 'd.slug')
+      .select(['d.slug', 'd.name', 'd.description', 'd.position'])
+      .select((eb) => eb.fn.count<string | number>('p.id').as('product_count'))
+      .groupBy(['d.slug', 'd.name', 'd.description', 'd.position'])
+      .orderBy('d.position')
+      .execute();
+    return deepFreeze(
+      rows.map((row) => ({
         slug: row.slug,
         name: row.name,
         description: row.description,
         productCount: Number(row.product_count),
-      }));
+      })),
+    );
+  };
+
+  return {
+    listDepartments(): Promise<Department[]> {
+      return departments.get('all', readDepartments);
     },
 
     async findDepartment(slug: string): Promise<Department | undefined> {
@@ -81,9 +98,11 @@ export function createCatalogRepository(db: Kysely<Database>) {
       return findProducts({ department: slug, ...options });
     },
 
-    async findProduct(id: number): Promise<Product | undefined> {
-      const [row] = await productById(undefined, id);
-      return row ? toProduct(row) : undefined;
+    findProduct(id: number): Promise<Product | undefined> {
+      return products.get(id, async () => {
+        const [row] = await productById(undefined, id);
+        return row ? deepFreeze(toProduct(row)) : undefined;
+      });
     },
 
     /**

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@showroom/contracts/flags-admin';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { createGenerationCache, dataGenerationOf } from '../../db/data-generation.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { FlagDefinitions } from './definitions.js';
@@ -71,12 +72,26 @@ export function createFlagsRepository(db: Kysely<Database>, now: () => number = 
       .where('id', '=', id),
   );
 
+  // SQLite: the row is kept until the table is written here or another process commits
+  // (db/data-generation.ts), so the fault flags a request evaluates read no row at all.
+  const configurations = createGenerationCache<string, ServedConfiguration | undefined>(
+    dataGenerationOf(db, ['flag_configurations']),
+    1,
+  );
+  const readConfigurationRow = async () => {
+    const [row] = await configurationById(undefined, CONFIGURATION_ID);
+    return row
+      ? Object.freeze({
+          createdAt: Number(row.created_at),
+          environment: row.environment,
+          source: row.source,
+        })
+      : undefined;
+  };
+
   return {
-    async getConfiguration(): Promise<ServedConfiguration | undefined> {
-      const [row] = await configurationById(undefined, CONFIGURATION_ID);
-      return row
-        ? { createdAt: Number(row.created_at), environment: row.environment, source: row.source }
-        : undefined;
+    getConfiguration(): Promise<ServedConfiguration | undefined> {
+      return configurations.get(CONFIGURATION_ID, readConfigurationRow);
     },
 
     async listFlags(): Promise<StoredFlag[]> {
