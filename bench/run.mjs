@@ -3,6 +3,7 @@
 // seeded SQLite), runs the benchmark parts, prints one table with min/median/max and ratios,
 // and writes bench/results/latest.json and latest.md. A run of some parts keeps the other
 // parts' last results, each stamped with when it was measured.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,23 @@ function machine() {
   };
 }
 
+/** The commit measured, marked when the tree has uncommitted changes; undefined outside git. */
+function commitMeasured() {
+  const git = (args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git(['rev-parse', '--short', 'HEAD']);
+  if (head.status !== 0) return undefined;
+  const dirty = git([
+    'status',
+    '--porcelain',
+    '--',
+    'apps',
+    'packages',
+    'bench/parts',
+    'bench/lib',
+  ]);
+  return `${head.stdout.trim()}${dirty.stdout.trim() ? ' with uncommitted changes' : ''}`;
+}
+
 function readPrevious() {
   try {
     return JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'latest.json'), 'utf8'));
@@ -76,7 +94,13 @@ async function main() {
   };
 
   const previous = readPrevious();
-  const parts = previous.parts.filter((part) => !options.only.includes(part.name));
+  // Each part keeps the machine and commit it was measured on: a partial run (--only) merges
+  // its parts with parts of earlier runs, perhaps from another machine.
+  const previousParts = previous.parts.map((part) => ({
+    ...part,
+    machine: part.machine ?? previous.machine,
+  }));
+  const parts = previousParts.filter((part) => !options.only.includes(part.name));
   let rows = previous.rows.filter((row) => !options.only.includes(row.part));
   const failed = [];
   try {
@@ -91,7 +115,7 @@ async function main() {
         // One part's failure keeps the others' measurements: the part's last results stay.
         console.error(`  ${name} failed: ${err.stack ?? err}`);
         failed.push(name);
-        parts.push(...previous.parts.filter((previousPart) => previousPart.name === name));
+        parts.push(...previousParts.filter((previousPart) => previousPart.name === name));
         rows = rows.concat(previous.rows.filter((row) => row.part === name));
         continue;
       }
@@ -101,6 +125,8 @@ async function main() {
         name,
         title: part.title,
         measuredAt: new Date().toISOString(),
+        machine: machine(),
+        commit: commitMeasured(),
         seconds,
         runs: options.runs,
         notes: result.notes ?? [],

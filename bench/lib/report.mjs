@@ -81,13 +81,20 @@ export function markdown({ judged, parts, machine }) {
     'run: min, median and max are shown; a ratio compares with a baseline measured beside it in the',
     'same run, so it carries over from a noisy machine better than the absolute figure.',
     '',
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}.`,
-    '',
   ];
+  const described = (m) =>
+    `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+  const machines = new Set(parts.map((part) => described(part.machine ?? machine)));
+  if (machines.size <= 1) lines.push(`Machine: ${described(machine)}.`, '');
+  else lines.push('The parts were measured in separate runs: each names its machine.', '');
   for (const part of parts) {
     lines.push(`## ${part.title}`, '');
+    const where = [
+      machines.size > 1 ? `on ${described(part.machine ?? machine)}` : undefined,
+      part.commit ? `at ${part.commit}` : undefined,
+    ].filter(Boolean);
     lines.push(
-      `Measured ${part.measuredAt} (${part.seconds.toFixed(0)} s, ${part.runs} runs each).`,
+      `Measured ${part.measuredAt}${where.length ? ` ${where.join(', ')}` : ''} (${part.seconds.toFixed(0)} s, ${part.runs} runs each).`,
       '',
     );
     const rows = judged.filter((row) => row.part === part.name);
