@@ -7,9 +7,11 @@ import { seedCatalog } from '../modules/catalog/seed.js';
 import { createFlagsRepository } from '../modules/flags/repository.js';
 import { createCatalogSeed } from '../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { createCatalogRepository } from '../modules/catalog/repository.js';
 import {
   createGenerationCache,
   dataGenerationOf,
+  requestArrived,
   writtenTables,
   type DataGeneration,
 } from './data-generation.js';
@@ -36,7 +38,7 @@ describe('createGenerationCache', () => {
     expect(loads).toBe(4);
   });
 
-  it('does not keep a value whose read spanned a write', async () => {
+  it('drops a value read across a write at the next get', async () => {
     const { state, generation } = counter();
     const cache = createGenerationCache<string, string>(generation, 10);
     const during = await cache.get('a', async () => {
@@ -197,6 +199,99 @@ describe('the data generation and the api caches over a real database', () => {
     expect(await stockOf(1)).toBe(7);
     await writeElsewhere('update products set stock = 4 where id = 1');
     expect(await stockOf(1)).toBe(4);
+  });
+
+  it("shows a special edition's stock and a department's product count changed by this api", async () => {
+    const { db } = testDb.database;
+    const specialStock = async () => {
+      const res = await app.inject({ method: 'GET', url: '/products/2' });
+      return (res.json() as { specialEdition: { stock: number } }).specialEdition.stock;
+    };
+    expect(await specialStock()).toBe(3);
+    expect(await specialStock()).toBe(3);
+    await db
+      .updateTable('special_editions')
+      .set({ stock: 1 })
+      .where('product_id', '=', 2)
+      .execute();
+    expect(await specialStock()).toBe(1);
+
+    const chairs = async () => {
+      const res = await app.inject({ method: 'GET', url: '/departments' });
+      const { departments } = res.json() as {
+        departments: { slug: string; productCount: number }[];
+      };
+      return departments.find((department) => department.slug === 'chairs')?.productCount;
+    };
+    expect(await chairs()).toBe(1);
+    await db
+      .insertInto('products')
+      .values({
+        id: 21,
+        department_slug: 'chairs',
+        name: 'Second Chair',
+        kind: 'armchair',
+        description: 'Another seat.',
+        price_cents: 9_900,
+        stock: 2,
+        materials: 'oak',
+        colour: '#a47551',
+        width_cm: 60,
+        depth_cm: 60,
+        height_cm: 90,
+      })
+      .execute();
+    expect(await chairs()).toBe(2);
+  });
+
+  it("serves another process's commit to a request that arrives while a transaction here is open", async () => {
+    const { db } = testDb.database;
+    expect(await stockOf(3)).toBe(10);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let began!: () => void;
+    const begun = new Promise<void>((resolve) => (began = resolve));
+    // A transaction that has read, then waits (as an order waits for the payment gateway).
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('orders').select('id').limit(1).execute();
+      began();
+      await held;
+    });
+    await begun;
+    await writeElsewhere('update products set stock = 99 where id = 3');
+    // On SQLite the request waits for the connection, then reads the committed stock; the
+    // transaction's snapshot is not the request's.
+    const answered = stockOf(3);
+    release();
+    await transaction;
+    expect(await answered).toBe(99);
+  });
+
+  it('lets a transaction here write after another process committed while it waited', async () => {
+    const { db } = testDb.database;
+    const catalog = createCatalogRepository(db);
+    expect((await catalog.findProduct(10))?.stock).toBe(10);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let began!: () => void;
+    const begun = new Promise<void>((resolve) => (began = resolve));
+    // A transaction that has begun and not yet run a statement; a kept read meanwhile must not
+    // open its snapshot, or its first write would fail (SQLITE_BUSY_SNAPSHOT).
+    const transaction = db.transaction().execute(async (trx) => {
+      began();
+      await held;
+      await trx.updateTable('products').set({ stock: 5 }).where('id', '=', 10).execute();
+    });
+    await begun;
+    requestArrived(db);
+    const read = catalog.findProduct(10);
+    await writeElsewhere('update products set stock = 8 where id = 1');
+    release();
+    await transaction;
+    const product = await read;
+    // SQLite: the read waited for the one connection. PostgreSQL's pool reads beside it.
+    if (testDb.database.kind === 'sqlite') expect(product?.stock).toBe(5);
+    expect(await stockOf(10)).toBe(5);
   });
 
   it('lists a department added by another process', async () => {

@@ -29,8 +29,9 @@ export interface DataGenerations {
  *
  * The pragma takes SQLite's read lock (about 1.5 µs, more than the rest of a cached read), so
  * its answer is reused until a request arrives (`requestArrived`, an onRequest hook) or the
- * event loop turns: every request still sees each commit made before it arrived, and a timer's
- * work each commit made before its turn.
+ * event loop's check phase: every request sees each commit made before it arrived; work started
+ * by a timer sees them at most one turn of the event loop late. While a transaction of this
+ * connection is open the pragma is not read and nothing counts as unchanged.
  */
 export function sqliteDataGenerations(
   database: BetterSqlite3.Database,
@@ -54,6 +55,14 @@ export function sqliteDataGenerations(
   };
   const lookElsewhere = () => {
     if (current) return;
+    if (database.inTransaction) {
+      // A transaction of this connection is open (another request's, between two of its
+      // statements): the pragma would answer from that transaction's snapshot, and would open
+      // one for a transaction that has not read yet, whose first write could then fail with
+      // SQLITE_BUSY_SNAPSHOT. Nothing is known unchanged; the read waits for the connection.
+      everything += 1;
+      return;
+    }
     let version: unknown;
     try {
       version = dataVersion.get();
@@ -162,9 +171,9 @@ export function requestArrived(db: object): void {
 /**
  * Values read from the database kept while their generation stands still: `get` answers the
  * kept value when nothing was written to its tables since it was read, else reads it with
- * `load`. Without a generation (PostgreSQL) every `get` loads. A value is kept only if the
- * generation taken before its read is still the current one when the read ends, so a value read
- * across a write is never kept; values are shared, so callers must not change them.
+ * `load`. Without a generation (PostgreSQL) every `get` loads. A value is kept under the
+ * generation taken before its read, so one read across a write is dropped by the next `get`;
+ * values are shared, so callers must not change them.
  */
 export function createGenerationCache<K, V>(
   generation: DataGeneration | undefined,
@@ -183,7 +192,8 @@ export function createGenerationCache<K, V>(
         return kept.get(key) as V;
       }
       const value = await load();
-      if (keptAt === before && generation() === before) {
+      // A write during the load moved the generation: the next `get` clears what this keeps.
+      if (keptAt === before) {
         if (kept.size >= maxEntries) kept.clear();
         kept.set(key, value);
       }
