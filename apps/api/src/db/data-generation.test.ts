@@ -11,7 +11,7 @@ import { createCatalogRepository } from '../modules/catalog/repository.js';
 import {
   createGenerationCache,
   dataGenerationOf,
-  requestArrived,
+  dataGenerationsOf,
   writtenTables,
   type DataGeneration,
 } from './data-generation.js';
@@ -283,7 +283,7 @@ describe('the data generation and the api caches over a real database', () => {
       await trx.updateTable('products').set({ stock: 5 }).where('id', '=', 10).execute();
     });
     await begun;
-    requestArrived(db);
+    dataGenerationsOf(db)?.requestArrived();
     const read = catalog.findProduct(10);
     await writeElsewhere('update products set stock = 8 where id = 1');
     release();

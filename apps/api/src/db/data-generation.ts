@@ -160,12 +160,12 @@ export function dataGenerationOf(
   db: object,
   tables: readonly string[],
 ): DataGeneration | undefined {
-  return registered.get(db)?.of(tables);
+  return dataGenerationsOf(db)?.of(tables);
 }
 
-/** Tells `db`'s generations that a request arrived (see DataGenerations.requestArrived). */
-export function requestArrived(db: object): void {
-  registered.get(db)?.requestArrived();
+/** `db`'s generations, or undefined where none are known (PostgreSQL). */
+export function dataGenerationsOf(db: object): DataGenerations | undefined {
+  return registered.get(db);
 }
 
 /**

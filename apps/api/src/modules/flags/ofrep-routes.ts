@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { firstHeaderValue } from '@showroom/contracts/security';
 import {
   OFREP_API_KEYS_ENV,
   OFREP_EVALUATE_PATH,
@@ -163,7 +164,7 @@ function digest(value: string): Buffer {
  * carry the key (the web's /api proxy may add the operator's bearer token, api-proxy.ts).
  */
 function checkApiKey(request: FastifyRequest, keyDigests: readonly Buffer[]): void {
-  const presented = [firstHeader(request.headers['x-api-key']), bearerToken(request)].filter(
+  const presented = [firstHeaderValue(request.headers['x-api-key']), bearerToken(request)].filter(
     (value): value is string => value !== undefined && value !== '',
   );
   if (presented.length === 0) {
@@ -183,10 +184,6 @@ function checkApiKey(request: FastifyRequest, keyDigests: readonly Buffer[]): vo
 function bearerToken(request: FastifyRequest): string | undefined {
   const [scheme, token] = (request.headers.authorization ?? '').trim().split(/\s+/, 2);
   return scheme?.toLowerCase() === 'bearer' ? token : undefined;
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
