@@ -8,16 +8,7 @@ import {
   type ProfileIndex,
 } from './deployment-profiles';
 import { runStartup, type StartupResult } from './orchestrator';
-import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
-
-/** The shopper lists are their own chunks: fetched only when an identity must be filled. */
-async function loadShoppers(kind: ShopperListKind): Promise<readonly SampleShopper[]> {
-  const module =
-    kind === 'loyalty'
-      ? await import('../../../../data/shoppers/loyalty.json')
-      : await import('../../../../data/shoppers/standard.json');
-  return module.default as SampleShopper[];
-}
+import { loadDaySlice } from 'virtual:shopper-day-slices';
 
 /** One profile from the web server, checked like the server checks its file. */
 async function loadProfile(key: string): Promise<DeploymentProfile> {
@@ -55,7 +46,9 @@ export function startBrowserSession({
     profileIndex,
     documentProfile,
     loadProfile,
-    loadShoppers,
+    // Each day's slice of each list is a chunk of its own, fetched only when an identity must
+    // be filled (vite.config.ts).
+    loadDaySlice,
     startMonitoring: loadAndStartMonitoring,
     flagSink: {
       addFeatureFlagEvaluation: (key, value) => window.DD_RUM?.addFeatureFlagEvaluation(key, value),

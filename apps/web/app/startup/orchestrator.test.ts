@@ -22,6 +22,7 @@ import {
 import { createMemoryStorage, type MemoryStorage } from './test-support/memory-storage';
 import { scriptedRandom, seededRandom } from './test-support/seeded-random';
 import { createShopperList } from './test-support/shoppers';
+import { sliceOfDay } from './day-slice';
 
 const profiles = loadDefaultProfiles();
 
@@ -48,8 +49,8 @@ interface Harness {
   env: StartupEnvironment;
   local: MemoryStorage;
   session: MemoryStorage;
-  loadShoppers: ReturnType<
-    typeof vi.fn<(kind: ShopperListKind) => Promise<readonly SampleShopper[]>>
+  loadDaySlice: ReturnType<
+    typeof vi.fn<(kind: ShopperListKind, utcDay: number) => Promise<readonly SampleShopper[]>>
   >;
   startMonitoring: ReturnType<
     typeof vi.fn<(options: RumInitConfiguration, user: MonitoringUserChoice) => Promise<void>>
@@ -66,8 +67,9 @@ function harness(
   const { storedLocal, ...envOverrides } = overrides;
   const local = createMemoryStorage(storedLocal);
   const session = createMemoryStorage();
-  const loadShoppers = vi.fn(async (kind: ShopperListKind) =>
-    createShopperList(350, kind === 'standard' ? 's' : 'l'),
+  // The day's slice as the client build writes it (vite.config.ts): the rule of day-slice.ts.
+  const loadDaySlice = vi.fn(async (kind: ShopperListKind, utcDay: number) =>
+    sliceOfDay(createShopperList(350, kind === 'standard' ? 's' : 'l'), utcDay),
   );
   const startMonitoring = vi.fn(async () => {});
   const loadProfile = vi.fn(async (key: string) => {
@@ -94,13 +96,13 @@ function harness(
     profileIndex: index,
     documentProfile,
     loadProfile,
-    loadShoppers,
+    loadDaySlice,
     startMonitoring,
     flagSink: { addFeatureFlagEvaluation: (key, value) => void flags.push([key, value]) },
     warn: (message) => void warnings.push(message),
     ...envOverrides,
   };
-  return { env, local, session, loadShoppers, startMonitoring, loadProfile, flags, warnings };
+  return { env, local, session, loadDaySlice, startMonitoring, loadProfile, flags, warnings };
 }
 
 describe('runStartup', () => {
@@ -110,7 +112,7 @@ describe('runStartup', () => {
       const h = harness(`http://localhost:3000${path}?loyalty=true`);
       expect(await runStartup(h.env)).toBeNull();
       expect(h.local.snapshot()).toEqual({});
-      expect(h.loadShoppers).not.toHaveBeenCalled();
+      expect(h.loadDaySlice).not.toHaveBeenCalled();
       expect(h.startMonitoring).not.toHaveBeenCalled();
     },
   );
@@ -120,7 +122,7 @@ describe('runStartup', () => {
     const h = harness('http://localhost:3000/', { random: scriptedRandom(0.5, 0.9) });
     const result = await runStartup(h.env);
 
-    expect(h.loadShoppers.mock.calls).toEqual([['standard']]);
+    expect(h.loadDaySlice.mock.calls).toEqual([['standard', 3]]);
     expect(result?.identity?.id).toBe('s175');
     expect(result?.identityFilled).toHaveLength(6);
     expect(result?.shopperList).toBe('standard');
@@ -148,7 +150,7 @@ describe('runStartup', () => {
   it('R-4.10 a fully stored identity is reused without loading a shopper list', async () => {
     const h = harness('http://localhost:3000/profile', { storedLocal: STORED_IDENTITY });
     const result = await runStartup(h.env);
-    expect(h.loadShoppers).not.toHaveBeenCalled();
+    expect(h.loadDaySlice).not.toHaveBeenCalled();
     expect(result?.identity).toMatchObject({ id: '0badc0de', useNewCheckoutFlow: true });
     expect(result?.identityFilled).toEqual([]);
     expect(result?.shopperList).toBeNull();
@@ -160,7 +162,7 @@ describe('runStartup', () => {
       random: scriptedRandom(0.8, 0, 0.5),
     });
     const result = await runStartup(h.env);
-    expect(h.loadShoppers.mock.calls).toEqual([['loyalty']]);
+    expect(h.loadDaySlice.mock.calls).toEqual([['loyalty', 3]]);
     expect(result?.identity?.id).toBe('l150');
     expect(h.local.getItem(FLAG_KEYS.showLoyaltyProgram)).toBe('true');
   });
@@ -326,7 +328,7 @@ describe('runStartup', () => {
   it('R-4.14 a shopper list that cannot load leaves the session anonymous, and start-up goes on', async () => {
     const h = harness('http://localhost:3000/cart', {
       random: scriptedRandom(0.9, 0.5),
-      loadShoppers: vi.fn(async () => {
+      loadDaySlice: vi.fn(async () => {
         throw new Error('offline');
       }),
     });

@@ -30,7 +30,7 @@ import {
   type QuerySwitches,
 } from './query-switches';
 import {
-  chooseFromDaySlice,
+  chooseFromSlice,
   chooseMonitoringUser,
   chooseShopperListKind,
   fillIdentity,
@@ -66,8 +66,11 @@ export interface StartupEnvironment {
    * A rejection is reported through `warn` and the document's profile is used instead.
    */
   loadProfile: (key: string) => Promise<DeploymentProfile>;
-  /** Loads one shopper list; called only when the stored identity is incomplete. */
-  loadShoppers: (kind: ShopperListKind) => Promise<readonly SampleShopper[]>;
+  /**
+   * Loads the slice of one shopper list for a UTC day of the week (R-4.12: 0 is Sunday); called
+   * only when the stored identity is incomplete.
+   */
+  loadDaySlice: (kind: ShopperListKind, utcDay: number) => Promise<readonly SampleShopper[]>;
   /**
    * Loads and starts the monitoring SDK with these options and user (set, or cleared when
    * anonymous). Not called when `webview` is present (R-1.1). A rejection is reported through
@@ -140,17 +143,16 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
     origin,
   );
 
-  // 3. Sample identity (R-4.10 … R-4.13); the list is loaded only when something is missing.
+  // 3. Sample identity (R-4.10 … R-4.13); the day's slice of the list is loaded only when
+  // something is missing.
   let identity: SampleShopper | null = readStoredIdentity(env.localStorage);
   let identityFilled: readonly IdentityField[] = [];
   let shopperList: ShopperListKind | null = null;
   if (needsIdentity(env.localStorage)) {
     const kind = chooseShopperListKind({ loyalty: switches.loyalty === true, random: env.random });
     try {
-      const list = await env.loadShoppers(kind);
-      const filled = fillIdentity(env.localStorage, () =>
-        chooseFromDaySlice(list, env.now, env.random),
-      );
+      const slice = await env.loadDaySlice(kind, env.now.getUTCDay());
+      const filled = fillIdentity(env.localStorage, () => chooseFromSlice(slice, env.random));
       identity = filled.identity;
       identityFilled = filled.filled;
       shopperList = kind;

@@ -13,6 +13,7 @@ import {
   normaliseShopperName,
   readStoredIdentity,
 } from './sample-identity';
+import { sliceOfDay } from './day-slice';
 import { IDENTITY_KEYS } from './storage-keys';
 import { createMemoryStorage } from './test-support/memory-storage';
 import { scriptedRandom, seededRandom } from './test-support/seeded-random';
@@ -60,6 +61,13 @@ describe('daySlice', () => {
   it('R-4.12 a list shorter than seven is used whole', () => {
     const three = createShopperList(3);
     expect(daySlice(three, utc(4))).toEqual(three);
+  });
+
+  it('R-4.12 a day outside 0–6 is an error, not an empty slice', () => {
+    for (const day of [-1, 7, 2.5, Number.NaN]) {
+      expect(() => sliceOfDay(list, day)).toThrow(RangeError);
+    }
+    expect(sliceOfDay(list, 6)[49]).toBe(list[349]);
   });
 });
 

@@ -2,9 +2,9 @@
 // R-4.10 … R-4.14). Every function takes its clock, random source and storage explicitly.
 import { DEMO_USER, type SampleShopper, type ShopperListKind } from '@showroom/contracts/shopper';
 import type { PersonaShopper } from './persona';
+import { sliceOfDay } from './day-slice';
 import {
   ANONYMOUS_CHANCE,
-  DAY_SLICE_COUNT,
   IDENTITY_KEYS,
   JOHN_DOE_COOKIE,
   type KeyValueStorage,
@@ -36,17 +36,9 @@ export type MonitoringUserChoice =
 
 const IDENTITY_FIELDS = Object.keys(IDENTITY_KEYS) as readonly IdentityField[];
 
-/**
- * R-4.12: the list split into seven equal slices; the slice index is the UTC day of the week
- * (Sunday = 0). Each slice holds `floor(length / 7)` entries, so up to six entries at the end
- * of a list whose length is not a multiple of seven are never chosen; a list shorter than
- * seven is used whole rather than giving empty slices.
- */
+/** R-4.12: the slice of `utcDate`'s UTC day of the week (day-slice.ts). */
 export function daySlice<T>(list: readonly T[], utcDate: Date): readonly T[] {
-  const size = Math.floor(list.length / DAY_SLICE_COUNT);
-  if (size === 0) return list;
-  const start = utcDate.getUTCDay() * size;
-  return list.slice(start, start + size);
+  return sliceOfDay(list, utcDate.getUTCDay());
 }
 
 /** R-4.13: with the loyalty option on, either list at random (the second is the loyalty list). */
@@ -59,16 +51,23 @@ export function chooseShopperListKind(options: {
   return kinds[pickIndex(kinds.length, options.random)] ?? 'standard';
 }
 
+/** R-4.12: a random entry of a day's slice. */
+export function chooseFromSlice(
+  slice: readonly SampleShopper[],
+  random: RandomSource,
+): SampleShopper {
+  const shopper = slice[pickIndex(slice.length, random)];
+  if (shopper === undefined) throw new Error('The sample shopper list is empty');
+  return shopper;
+}
+
 /** R-4.12: a random entry in the slice of `now`'s UTC day of the week. */
 export function chooseFromDaySlice(
   list: readonly SampleShopper[],
   now: Date,
   random: RandomSource,
 ): SampleShopper {
-  const slice = daySlice(list, now);
-  const shopper = slice[pickIndex(slice.length, random)];
-  if (shopper === undefined) throw new Error('The sample shopper list is empty');
-  return shopper;
+  return chooseFromSlice(daySlice(list, now), random);
 }
 
 /** R-4.12, R-4.13: list (loyalty option), then day slice, then entry. */
