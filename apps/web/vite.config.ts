@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
-import { sliceOfDay } from './app/startup/day-slice';
-import { DAY_SLICE_COUNT } from './app/startup/storage-keys';
+import { shopperDaySlices } from './build-plugins/shopper-day-slices';
 
 /** The chunk-name prefixes of the flag group in bundle-budget.json. */
 const FLAG_CHUNK_PREFIXES: string[] = JSON.parse(
@@ -47,50 +46,12 @@ function flagChunksStayDeferred(): Plugin {
   };
 }
 
-const DAY_SLICES_MODULE = 'virtual:shopper-day-slices';
-const SHOPPER_LIST_KINDS = ['standard', 'loyalty'];
-const DAY_SLICE_MODULE = /^virtual:(shoppers-(standard|loyalty)-(\d))$/;
-
-/**
- * R-4.12: a browser needs one day's slice of one sample shopper list (data/shoppers/*.json), so
- * `virtual:shopper-day-slices` loads each slice as a chunk of its own (`shoppers-{kind}-{day}`,
- * about 1 KB gzip): a first visit fetches one seventh of a list instead of the whole.
- */
-function shopperDaySlices(): Plugin {
-  const days = Array.from({ length: DAY_SLICE_COUNT }, (_, day) => day);
-  return {
-    name: 'showroom:shopper-day-slices',
-    resolveId(id) {
-      if (id === DAY_SLICES_MODULE) return `\0${DAY_SLICES_MODULE}`;
-      const slice = DAY_SLICE_MODULE.exec(id);
-      return slice ? `\0${slice[1]}` : undefined;
-    },
-    load(id) {
-      if (id === `\0${DAY_SLICES_MODULE}`) {
-        const kinds = SHOPPER_LIST_KINDS.map(
-          (kind) =>
-            `${kind}: [${days.map((day) => `() => import('virtual:shoppers-${kind}-${day}')`).join(', ')}]`,
-        );
-        return [
-          `const slices = { ${kinds.join(', ')} };`,
-          'export function loadDaySlice(kind, utcDay) {',
-          '  const load = slices[kind]?.[utcDay];',
-          '  if (!load) return Promise.reject(new RangeError(`No day slice ${utcDay} of the ${kind} list`));',
-          '  return load().then((module) => module.default);',
-          '}',
-        ].join('\n');
-      }
-      const slice = DAY_SLICE_MODULE.exec(id.replace('\0', 'virtual:'));
-      if (!id.startsWith('\0') || !slice) return undefined;
-      const file = new URL(`../../data/shoppers/${slice[2]}.json`, import.meta.url);
-      const list: unknown[] = JSON.parse(fs.readFileSync(file, 'utf8'));
-      return `export default ${JSON.stringify(sliceOfDay(list, Number(slice[3])))};`;
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [reactRouter(), flagChunksStayDeferred(), shopperDaySlices()],
+  plugins: [
+    reactRouter(),
+    flagChunksStayDeferred(),
+    shopperDaySlices(new URL('../../data/shoppers/', import.meta.url)),
+  ],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },

@@ -5,7 +5,12 @@ export default defineConfig({
   // @showroom/contracts resolves to its TypeScript sources (the `source` export condition).
   ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
-    include: ['app/**/*.test.ts', 'app/**/*.test.tsx', 'server/**/*.test.ts'],
+    include: [
+      'app/**/*.test.ts',
+      'app/**/*.test.tsx',
+      'server/**/*.test.ts',
+      'build-plugins/**/*.test.ts',
+    ],
     environment: 'node',
   },
 });

@@ -47,7 +47,7 @@ export function startBrowserSession({
     documentProfile,
     loadProfile,
     // Each day's slice of each list is a chunk of its own, fetched only when an identity must
-    // be filled (vite.config.ts).
+    // be filled (build-plugins/shopper-day-slices.ts).
     loadDaySlice,
     startMonitoring: loadAndStartMonitoring,
     flagSink: {

@@ -67,7 +67,7 @@ function harness(
   const { storedLocal, ...envOverrides } = overrides;
   const local = createMemoryStorage(storedLocal);
   const session = createMemoryStorage();
-  // The day's slice as the client build writes it (vite.config.ts): the rule of day-slice.ts.
+  // The day's slice as the build writes it (build-plugins/shopper-day-slices.ts): day-slice.ts.
   const loadDaySlice = vi.fn(async (kind: ShopperListKind, utcDay: number) =>
     sliceOfDay(createShopperList(350, kind === 'standard' ? 's' : 'l'), utcDay),
   );

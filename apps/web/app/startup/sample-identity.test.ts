@@ -1,11 +1,9 @@
 import { DEMO_USER } from '@showroom/contracts/shopper';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  chooseFromDaySlice,
+  chooseFromSlice,
   chooseMonitoringUser,
-  chooseSampleShopper,
   chooseShopperListKind,
-  daySlice,
   fillIdentity,
   hasCookie,
   JOHN_DOE,
@@ -20,8 +18,6 @@ import { scriptedRandom, seededRandom } from './test-support/seeded-random';
 import { createShopper, createShopperList } from './test-support/shoppers';
 
 const DRAWS = 100_000;
-/** UTC midnight of 2026-11-22 (a Sunday) plus `days` days and `hours` hours. */
-const utc = (days: number, hours = 0) => new Date(Date.UTC(2026, 10, 22 + days, hours));
 
 const FULL_IDENTITY = {
   [IDENTITY_KEYS.id]: '0badc0de',
@@ -32,48 +28,8 @@ const FULL_IDENTITY = {
   [IDENTITY_KEYS.useNewCheckoutFlow]: 'false',
 };
 
-describe('daySlice', () => {
-  const list = createShopperList(350);
-
-  it('R-4.12 Sunday (UTC day 0) is the first seventh of the list', () => {
-    expect(daySlice(list, utc(0)).map((s) => s.id)).toEqual(list.slice(0, 50).map((s) => s.id));
-  });
-
-  it('R-4.12 R-9.3 each UTC weekday has its own slice of one seventh', () => {
-    for (let day = 0; day < 7; day += 1) {
-      const slice = daySlice(list, utc(day, 12));
-      expect(slice).toHaveLength(50);
-      expect(slice[0]).toBe(list[day * 50]);
-    }
-  });
-
-  it('R-4.12 uses the UTC day, not the local day', () => {
-    // 23:30 on Sunday in New York is already Monday in UTC.
-    const mondayUtc = new Date('2026-11-22T23:30:00-05:00');
-    expect(daySlice(list, mondayUtc)[0]).toBe(list[50]);
-  });
-
-  it('R-4.12 a list that does not divide by seven gets slices of floor(length / 7)', () => {
-    const fifteen = createShopperList(15);
-    expect(daySlice(fifteen, utc(6)).map((s) => s.id)).toEqual(['s012', 's013']);
-  });
-
-  it('R-4.12 a list shorter than seven is used whole', () => {
-    const three = createShopperList(3);
-    expect(daySlice(three, utc(4))).toEqual(three);
-  });
-
-  it('R-4.12 a day outside 0–6 is an error, not an empty slice', () => {
-    for (const day of [-1, 7, 2.5, Number.NaN]) {
-      expect(() => sliceOfDay(list, day)).toThrow(RangeError);
-    }
-    expect(sliceOfDay(list, 6)[49]).toBe(list[349]);
-  });
-});
-
-describe('chooseFromDaySlice and chooseSampleShopper', () => {
+describe('chooseFromSlice and chooseShopperListKind', () => {
   const standard = createShopperList(350, 's');
-  const loyalty = createShopperList(350, 'l');
 
   it('R-4.12 for each weekday, 100,000 draws all fall in that day slice and reach all 50 entries', () => {
     const random = seededRandom();
@@ -82,7 +38,7 @@ describe('chooseFromDaySlice and chooseSampleShopper', () => {
       const seen = new Set<unknown>();
       let outside = 0;
       for (let i = 0; i < DRAWS; i += 1) {
-        const shopper = chooseFromDaySlice(standard, utc(day, 9), random);
+        const shopper = chooseFromSlice(sliceOfDay(standard, day), random);
         if (!slice.has(shopper)) outside += 1;
         seen.add(shopper);
       }
@@ -92,12 +48,12 @@ describe('chooseFromDaySlice and chooseSampleShopper', () => {
   });
 
   it('R-4.12 random 0 takes the first entry of the slice and 0.999… the last', () => {
-    expect(chooseFromDaySlice(standard, utc(3), scriptedRandom(0)).id).toBe('s150');
-    expect(chooseFromDaySlice(standard, utc(3), scriptedRandom(0.9999999)).id).toBe('s199');
+    expect(chooseFromSlice(sliceOfDay(standard, 3), scriptedRandom(0)).id).toBe('s150');
+    expect(chooseFromSlice(sliceOfDay(standard, 3), scriptedRandom(0.9999999)).id).toBe('s199');
   });
 
   it('R-4.12 an empty list is an error, not an undefined shopper', () => {
-    expect(() => chooseFromDaySlice([], utc(0), scriptedRandom(0.5))).toThrow(/empty/);
+    expect(() => chooseFromSlice(sliceOfDay([], 0), scriptedRandom(0.5))).toThrow(/empty/);
   });
 
   it('R-4.13 without the loyalty option the standard list is used and no coin is tossed', () => {
@@ -113,17 +69,6 @@ describe('chooseFromDaySlice and chooseSampleShopper', () => {
       if (chooseShopperListKind({ loyalty: true, random }) === 'loyalty') loyal += 1;
     }
     expect(Math.abs(loyal / DRAWS - 0.5)).toBeLessThan(0.01);
-  });
-
-  it('R-4.13 R-4.12 the list coin comes first, then the entry in the day slice', () => {
-    const lists = { standard, loyalty };
-    const options = { loyalty: true, now: utc(1) };
-    expect(chooseSampleShopper(lists, { ...options, random: scriptedRandom(0.7, 0) }).id).toBe(
-      'l050',
-    );
-    expect(chooseSampleShopper(lists, { ...options, random: scriptedRandom(0.2, 0) }).id).toBe(
-      's050',
-    );
   });
 });
 

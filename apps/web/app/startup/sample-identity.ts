@@ -2,7 +2,6 @@
 // R-4.10 … R-4.14). Every function takes its clock, random source and storage explicitly.
 import { DEMO_USER, type SampleShopper, type ShopperListKind } from '@showroom/contracts/shopper';
 import type { PersonaShopper } from './persona';
-import { sliceOfDay } from './day-slice';
 import {
   ANONYMOUS_CHANCE,
   IDENTITY_KEYS,
@@ -10,7 +9,6 @@ import {
   type KeyValueStorage,
 } from './storage-keys';
 
-export type ShopperLists = Readonly<Record<ShopperListKind, readonly SampleShopper[]>>;
 export type IdentityField = keyof typeof IDENTITY_KEYS;
 
 /** A random source: each call returns a number in [0, 1), like `Math.random`. */
@@ -36,11 +34,6 @@ export type MonitoringUserChoice =
 
 const IDENTITY_FIELDS = Object.keys(IDENTITY_KEYS) as readonly IdentityField[];
 
-/** R-4.12: the slice of `utcDate`'s UTC day of the week (day-slice.ts). */
-export function daySlice<T>(list: readonly T[], utcDate: Date): readonly T[] {
-  return sliceOfDay(list, utcDate.getUTCDay());
-}
-
 /** R-4.13: with the loyalty option on, either list at random (the second is the loyalty list). */
 export function chooseShopperListKind(options: {
   loyalty: boolean;
@@ -51,7 +44,7 @@ export function chooseShopperListKind(options: {
   return kinds[pickIndex(kinds.length, options.random)] ?? 'standard';
 }
 
-/** R-4.12: a random entry of a day's slice. */
+/** R-4.12: a random entry of a day's slice of a list (day-slice.ts). */
 export function chooseFromSlice(
   slice: readonly SampleShopper[],
   random: RandomSource,
@@ -59,24 +52,6 @@ export function chooseFromSlice(
   const shopper = slice[pickIndex(slice.length, random)];
   if (shopper === undefined) throw new Error('The sample shopper list is empty');
   return shopper;
-}
-
-/** R-4.12: a random entry in the slice of `now`'s UTC day of the week. */
-export function chooseFromDaySlice(
-  list: readonly SampleShopper[],
-  now: Date,
-  random: RandomSource,
-): SampleShopper {
-  return chooseFromSlice(daySlice(list, now), random);
-}
-
-/** R-4.12, R-4.13: list (loyalty option), then day slice, then entry. */
-export function chooseSampleShopper(
-  lists: ShopperLists,
-  options: { loyalty: boolean; now: Date; random: RandomSource },
-): SampleShopper {
-  const kind = chooseShopperListKind(options);
-  return chooseFromDaySlice(lists[kind], options.now, options.random);
 }
 
 /** R-4.11: lower-cased, first space replaced by a dot ("Mary Ann Lee" → "mary.ann lee"). */

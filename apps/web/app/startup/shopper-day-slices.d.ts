@@ -1,4 +1,5 @@
-// The shopper lists' day slices as the client build writes them (vite.config.ts, R-4.12).
+// The shopper lists' day slices as the build writes them (build-plugins/shopper-day-slices.ts,
+// R-4.12).
 declare module 'virtual:shopper-day-slices' {
   import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 

@@ -15,7 +15,7 @@ const DATA = path.resolve(
 const read = (file: string) =>
   JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as Shopper[];
 
-/** The committed sample shopper lists (data/shoppers), as the browser loads them. */
+/** The committed sample shopper lists (data/shoppers); the browser loads one day's slice of one. */
 export const shopperLists = { standard: read('standard.json'), loyalty: read('loyalty.json') };
 
 export const allShoppers: Shopper[] = [...shopperLists.standard, ...shopperLists.loyalty];

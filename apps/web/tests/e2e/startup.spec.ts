@@ -56,28 +56,32 @@ test.describe('start-up sequence in the browser (docs/requirements.md §4)', () 
     for (const key of IDENTITY_KEYS) expect(again[key]).toBe(stored[key]);
   });
 
-  // Sunday 22 November 2026 at noon UTC plus `day` days; random 0.8 picks the loyalty list when
-  // the option is on, entry 40 of the slice, and a session that is not anonymous.
-  for (const [day, list, query] of [
-    [0, 'standard', ''],
-    [6, 'loyalty', '?loyalty=true'],
-  ] as const) {
-    test(`R-4.12 R-4.13: on UTC day ${day} only that day's slice of the ${list} list is fetched`, async ({
-      page,
-    }) => {
-      await fixRandom(page, 0.8);
-      await page.clock.setFixedTime(new Date(Date.UTC(2026, 10, 22 + day, 12)));
-      const fetched: string[] = [];
-      page.on('request', (request) => {
-        const slice = /\/_shoppers-(standard|loyalty)-(\d)-[^/]*\.js$/.exec(request.url());
-        if (slice) fetched.push(`${slice[1]} ${slice[2]}`);
+  test.describe('the day slice of a browser whose local day is the next one', () => {
+    // UTC+14: noon UTC is 02:00 the next day here, so a slice chosen by the local day is wrong.
+    test.use({ timezoneId: 'Pacific/Kiritimati' });
+    // Sunday 22 November 2026 at noon UTC plus `day` days; random 0.8 picks the loyalty list when
+    // the option is on, entry 40 of the slice, and a session that is not anonymous.
+    for (const [day, list, query] of [
+      [0, 'standard', ''],
+      [6, 'loyalty', '?loyalty=true'],
+    ] as const) {
+      test(`R-4.12 R-4.13: on UTC day ${day} only that day's slice of the ${list} list is fetched`, async ({
+        page,
+      }) => {
+        await fixRandom(page, 0.8);
+        await page.clock.setFixedTime(new Date(Date.UTC(2026, 10, 22 + day, 12)));
+        const fetched: string[] = [];
+        page.on('request', (request) => {
+          const slice = /\/_shoppers-(standard|loyalty)-(\d)-[^/]*\.js$/.exec(request.url());
+          if (slice) fetched.push(`${slice[1]} ${slice[2]}`);
+        });
+        await page.goto(`/${query}`);
+        await startupDone(page);
+        expect(fetched).toEqual([`${list} ${day}`]);
+        expect((await storage(page)).user_id).toBe(lists[list][day * 50 + 40]!.id);
       });
-      await page.goto(`/${query}`);
-      await startupDone(page);
-      expect(fetched).toEqual([`${list} ${day}`]);
-      expect((await storage(page)).user_id).toBe(lists[list][day * 50 + 40]!.id);
-    });
-  }
+    }
+  });
 
   test('R-2.7, R-3.7: ?rumdev=true gives the monitoring SDK the fixed demo user', async ({
     page,
