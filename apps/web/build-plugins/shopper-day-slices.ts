@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import type { ShopperListKind } from '@showroom/contracts/shopper';
 import { sliceOfDay } from '../app/startup/day-slice';
-import { DAY_SLICE_COUNT } from '../app/startup/storage-keys';
+import { DAY_SLICE_COUNT, SHOPPER_LIST_KINDS } from '../app/startup/storage-keys';
 
 /** The module the browser's start-up imports (app/startup/shopper-day-slices.d.ts). */
 export const DAY_SLICES_MODULE = 'virtual:shopper-day-slices';
-const SHOPPER_LIST_KINDS: readonly ShopperListKind[] = ['standard', 'loyalty'];
-/** One slice: `virtual:shoppers-{kind}-{day}`, resolved to the same name behind `\0`. */
-const DAY_SLICE_ID = /^(?:virtual:|\0)(shoppers-(standard|loyalty)-([0-6]))$/;
+/** One slice, `shoppers-{kind}-{day}`: imported as `virtual:…`, resolved to `\0…`. */
+const SLICE = `shoppers-(${SHOPPER_LIST_KINDS.join('|')})-([0-${DAY_SLICE_COUNT - 1}])`;
+const SLICE_IMPORT = new RegExp(`^virtual:(${SLICE})$`);
+const SLICE_ID = new RegExp(`^\0${SLICE}$`);
 
 /**
  * R-4.12: a browser needs one day's slice of one sample shopper list (`{folder}/{kind}.json`),
@@ -19,13 +19,12 @@ const DAY_SLICE_ID = /^(?:virtual:|\0)(shoppers-(standard|loyalty)-([0-6]))$/;
  */
 export function shopperDaySlices(folder: URL): Plugin {
   const days = Array.from({ length: DAY_SLICE_COUNT }, (_, day) => day);
-  const lists = new Map<string, unknown[]>();
   return {
     name: 'showroom:shopper-day-slices',
     resolveId(id) {
       if (id === DAY_SLICES_MODULE) return `\0${DAY_SLICES_MODULE}`;
-      const slice = DAY_SLICE_ID.exec(id);
-      return slice && id.startsWith('virtual:') ? `\0${slice[1]}` : undefined;
+      const slice = SLICE_IMPORT.exec(id);
+      return slice ? `\0${slice[1]}` : undefined;
     },
     load(id) {
       if (id === `\0${DAY_SLICES_MODULE}`) {
@@ -42,20 +41,13 @@ export function shopperDaySlices(folder: URL): Plugin {
           '}',
         ].join('\n');
       }
-      const slice = DAY_SLICE_ID.exec(id);
-      if (!slice || !id.startsWith('\0')) return undefined;
-      const file = fileURLToPath(new URL(`${slice[2]}.json`, folder));
+      const slice = SLICE_ID.exec(id);
+      if (!slice) return undefined;
+      const file = fileURLToPath(new URL(`${slice[1]}.json`, folder));
       // Watched, so a dev server serves new slices after scripts/generate-shoppers.ts ran.
       this.addWatchFile(file);
-      let list = lists.get(file);
-      if (list === undefined) {
-        list = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[];
-        lists.set(file, list);
-      }
-      return `export default ${JSON.stringify(sliceOfDay(list, Number(slice[3])))};`;
-    },
-    watchChange(file) {
-      lists.delete(file);
+      const list = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[];
+      return `export default ${JSON.stringify(sliceOfDay(list, Number(slice[2])))};`;
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   ANONYMOUS_CHANCE,
   IDENTITY_KEYS,
   JOHN_DOE_COOKIE,
+  SHOPPER_LIST_KINDS,
   type KeyValueStorage,
 } from './storage-keys';
 
@@ -40,8 +41,7 @@ export function chooseShopperListKind(options: {
   random: RandomSource;
 }): ShopperListKind {
   if (!options.loyalty) return 'standard';
-  const kinds: readonly ShopperListKind[] = ['standard', 'loyalty'];
-  return kinds[pickIndex(kinds.length, options.random)] ?? 'standard';
+  return SHOPPER_LIST_KINDS[pickIndex(SHOPPER_LIST_KINDS.length, options.random)] ?? 'standard';
 }
 
 /** a random entry of a day's slice of a list (day-slice.ts). */

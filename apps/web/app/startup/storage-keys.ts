@@ -1,5 +1,6 @@
 // Every browser-storage key and start-up constant of the storefront, named once
 // (R-3.1, R-3.2, R-3.8, R-3.9, R-4.15, R-9.8).
+import type { ShopperListKind } from '@showroom/contracts/shopper';
 
 /**
  * The part of the Web Storage API the start-up rules use. `window.localStorage` and
@@ -82,6 +83,8 @@ export const JOHN_DOE_COOKIE = 'isJohnDoe';
 export const ANONYMOUS_CHANCE = 1 / 5;
 /** The shopper lists are split into one slice per UTC day of the week (R-4.12, R-9.3). */
 export const DAY_SLICE_COUNT = 7;
+/** The sample shopper lists; the second is the loyalty list (R-4.13). */
+export const SHOPPER_LIST_KINDS: readonly ShopperListKind[] = ['standard', 'loyalty'];
 
 /** Demo mode waits at most this long for the flag provider to be READY (R-4.18, R-9.2). */
 export const PROVIDER_READY_TIMEOUT_MS = 10_000;
