@@ -10,7 +10,7 @@ import { APP_CSS } from './styles/app-css.server';
 import { DocumentCssContext } from './styles/document-styles';
 import { CspNonceContext } from './lib/csp-nonce';
 import { coalescedChunks } from './lib/coalesced-chunks.server';
-import { lowPriorityModulePreloads } from './lib/module-preload-priority.server';
+import { scriptsAfterFirstPaint } from './lib/scripts-after-paint.server';
 import type { DeploymentProfiles } from './startup/deployment-profiles';
 
 export const streamTimeout = 5_000;
@@ -53,9 +53,9 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          // The scripts hydrate a page that paints without them (module-preload-priority.server.ts);
+          // The scripts hydrate a page that paints without them (scripts-after-paint.server.ts);
           // React's pieces go out one chunk per turn (coalesced-chunks.server.ts).
-          const body = lowPriorityModulePreloads();
+          const body = scriptsAfterFirstPaint();
           const html = body.pipe(coalescedChunks());
           const stream = createReadableStreamFromReadable(html);
           responseHeaders.set('Content-Type', 'text/html');

@@ -14,6 +14,12 @@ import {
   type ResponsiveImage,
 } from '@showroom/contracts/product-images';
 
+/**
+ * The Element Timing name of an above-the-fold image: the browser then reports when it was
+ * painted, which the page's scripts wait for (lib/scripts-after-paint.server.ts).
+ */
+const PRIORITY_IMAGE_TIMING = 'priority-image';
+
 /** The inline stand-in is at least this wide: on a phone it is then as sharp as the image. */
 const PREVIEW_MIN_WIDTH = 480;
 
@@ -91,6 +97,7 @@ function ResponsivePicture({ image, alt, sizes, priority, className, watch }: Pi
         loading={priority ? 'eager' : 'lazy'}
         decoding={priority ? undefined : 'async'}
         fetchPriority={priority ? 'high' : undefined}
+        elementtiming={priority ? PRIORITY_IMAGE_TIMING : undefined}
         style={
           preview ? { backgroundImage: `url(${preview})`, backgroundSize: 'cover' } : undefined
         }

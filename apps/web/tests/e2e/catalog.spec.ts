@@ -1,5 +1,5 @@
 import { expect, expectImagesLoaded, test } from './fixtures';
-import { startupDone } from './shop-helpers';
+import { scriptStartAndImageEnd, startupDone } from './shop-helpers';
 
 const DEPARTMENTS = ['Tables', 'Chairs', 'Sofas', 'Bedding', 'Lighting'];
 
@@ -120,6 +120,30 @@ test.describe('catalog', () => {
     );
     expect(lcpSrc).toContain('/img/hero/table-10-');
     expect(await hero.evaluate((img: HTMLImageElement) => img.currentSrc)).toBe(lcpSrc);
+  });
+
+  test('the scripts are fetched after the largest image has loaded and painted (decision 022)', async ({
+    page,
+  }) => {
+    await page.goto('/department/tables/product/10');
+    await startupDone(page);
+    const heroPaint = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
+              if (entry.element?.closest('.landing__hero')) resolve(entry.startTime);
+            }
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    const { firstScriptStart, imageEnd } = await scriptStartAndImageEnd(
+      page,
+      /\/img\/hero\/table-10-/,
+    );
+    expect(imageEnd).toBeGreaterThan(0);
+    expect(firstScriptStart).toBeGreaterThanOrEqual(imageEnd);
+    expect(firstScriptStart).toBeGreaterThanOrEqual(heroPaint);
   });
 
   test('a product page carries its first photo inside the document, painted with it', async ({

@@ -9,6 +9,7 @@ import {
   type FaultFlagKey,
 } from '@showroom/contracts/faults';
 import { MONITORING_ACTIONS } from '@showroom/contracts/monitoring-constants';
+import { PRIORITY_IMAGE_WAIT_MS } from '../../app/lib/scripts-after-paint.server';
 import { expect, test } from './fixtures';
 import {
   captureSentRumEvents,
@@ -22,7 +23,14 @@ import {
   type SecondApi,
   type SecondServer,
 } from './monitoring-helpers';
-import { CARDS, confirmedOrderId, fillAddress, fillCard, startupDone } from './shop-helpers';
+import {
+  CARDS,
+  confirmedOrderId,
+  fillAddress,
+  fillCard,
+  scriptStartAndImageEnd,
+  startupDone,
+} from './shop-helpers';
 import { shopperLists, storeShopperIdentity, type Shopper } from './shoppers';
 
 // Fault flags (docs/decisions/010-fault-flags.md): a presenter aims a failure at a shopper from
@@ -331,6 +339,14 @@ test.describe('fault flags aimed at one shopper', () => {
         .poll(() => main.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
         .toBeGreaterThan(0);
       await startupDone(page);
+      // The scripts wait for the largest image at most PRIORITY_IMAGE_WAIT_MS, not for the slow
+      // photo (decision 022).
+      const { firstScriptStart, imageEnd } = await scriptStartAndImageEnd(
+        page,
+        /\/img-slow\/1500\/products\/13\/std-0-/,
+      );
+      expect(IMAGE_DELAY_MS).toBeGreaterThan(PRIORITY_IMAGE_WAIT_MS);
+      expect(firstScriptStart).toBeLessThan(imageEnd);
 
       // RUM: the view's first byte and each slow photo's resource carry the delays.
       await expect

@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { WAITING_PRELOAD_REL } from '../../app/lib/scripts-after-paint.server';
 import { expect, test } from './fixtures';
 import { allShoppers, storeShopperIdentity, type Shopper } from './shoppers';
 
@@ -178,10 +179,10 @@ test.describe('the flag provider chunk, loaded after hydration (docs/architectur
     request,
   }) => {
     const html = await (await request.get('/department/chairs/product/13')).text();
-    // Low fetch priority (app/lib/module-preload-priority.server.ts) sits between rel and href.
-    const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map(
-      (match) => match[1]!,
-    );
+    // Written inert until the first paint (app/lib/scripts-after-paint.server.ts).
+    const preloaded = [
+      ...html.matchAll(new RegExp(`<link rel="${WAITING_PRELOAD_REL}" href="([^"]+)"`, 'g')),
+    ].map((match) => match[1]!);
     expect(preloaded.length).toBeGreaterThan(0);
     expect(preloaded.filter((href) => FLAG_CHUNK.test(href))).toEqual([]);
     for (const href of preloaded) {

@@ -36,6 +36,29 @@ export async function startupDone(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-startup', 'done');
 }
 
+/**
+ * When the page's first script request started (its module preloads and module scripts, the
+ * shop's own /assets/*.js), and when the resource whose URL matches `image` finished, in ms of
+ * the page's clock.
+ */
+export async function scriptStartAndImageEnd(
+  page: Page,
+  image: RegExp,
+): Promise<{ firstScriptStart: number; imageEnd: number }> {
+  return page.evaluate((source) => {
+    const pattern = new RegExp(source);
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const scripts = resources.filter((entry) =>
+      /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname),
+    );
+    const found = resources.find((entry) => pattern.test(entry.name));
+    return {
+      firstScriptStart: Math.min(...scripts.map((entry) => entry.startTime)),
+      imageEnd: found ? found.responseEnd : Number.NaN,
+    };
+  }, image.source);
+}
+
 export function productPath(id: number, department: string, edition: 'standard' | 'special') {
   return `/department/${department}/product/${edition === 'special' ? `special-edition-${id}` : id}`;
 }
