@@ -53,6 +53,18 @@ describe('scriptsAfterFirstPaint', () => {
     expect(await through(['<html><body><p>Chairs</p>', '<link rel="module'])).toBe(html);
   });
 
+  it('leaves the module script as written when no context script of React Router comes before it', async () => {
+    const html =
+      '<head><link rel="modulepreload" href="/assets/a.js"/></head><body>' +
+      '<script type="module" async="">import "/assets/a.js";</script>' +
+      '<script>window.__reactRouterContext = {};</script></body>';
+    expect(await through([html])).toBe(
+      `<head><link rel="${WAITING_PRELOAD_REL}" href="/assets/a.js"/></head><body>` +
+        '<script type="module" async="">import "/assets/a.js";</script>' +
+        `<script>${START_SCRIPTS_AFTER_PAINT}window.__reactRouterContext = {};</script></body>`,
+    );
+  });
+
   it('restores what it made inert: the browser code names the same rel and type', () => {
     expect(START_SCRIPTS_AFTER_PAINT).toContain(`link[rel="${WAITING_PRELOAD_REL}"]`);
     expect(START_SCRIPTS_AFTER_PAINT).toContain(`script[type="${WAITING_MODULE_TYPE}"]`);

@@ -17,14 +17,16 @@ export const WAITING_MODULE_TYPE = 'module-after-paint';
  * after the images loaded. At most PRIORITY_IMAGE_WAIT_MS; a hidden page does not wait. Then the
  * module preloads become preloads again and the module script is put back as React Router wrote
  * it, so the page hydrates: the document is what React rendered, so hydration finds what it
- * expects.
+ * expects. A module script the parser has not reached yet is looked for again every 10 ms until
+ * the document is parsed (waiting for DOMContentLoaded would wait for the parts React streams
+ * later, such as a product page's recommendations).
  */
 export const START_SCRIPTS_AFTER_PAINT = `(function(){
 var started=false;
 function start(){
 if(started)return;
 var waiting=document.querySelector('script[type="${WAITING_MODULE_TYPE}"]');
-if(!waiting){document.addEventListener("DOMContentLoaded",start);return}
+if(!waiting){if(document.readyState==="loading")setTimeout(start,10);return}
 started=true;
 document.querySelectorAll('link[rel="${WAITING_PRELOAD_REL}"]').forEach(function(link){link.rel="modulepreload"});
 var script=document.createElement("script");
@@ -36,7 +38,7 @@ function soon(){setTimeout(start,0)}
 var images=[].slice.call(document.querySelectorAll('img[fetchpriority="high"]'));
 var types=(window.PerformanceObserver&&PerformanceObserver.supportedEntryTypes)||[];
 function settled(img){var at=images.indexOf(img);if(at>=0)images.splice(at,1);if(images.length===0)soon()}
-images.forEach(function(img){img.addEventListener("error",function(){settled(img)})});
+images.slice().forEach(function(img){if(img.complete&&!img.naturalWidth)settled(img);else img.addEventListener("error",function(){settled(img)})});
 if(images.length>0&&types.indexOf("element")>=0){
 new PerformanceObserver(function(list){list.getEntries().forEach(function(entry){if(entry.url&&entry.url.indexOf("data:")!==0)settled(entry.element)})}).observe({type:"element",buffered:true})}
 else if(images.length===0&&types.indexOf("largest-contentful-paint")>=0){
@@ -88,7 +90,7 @@ const MODULE_SCRIPT: Rewrite = {
  */
 export function scriptsAfterFirstPaint(): Transform {
   let carry = Buffer.alloc(0);
-  const active = [PRELOAD_LINKS, CONTEXT_SCRIPT, MODULE_SCRIPT];
+  const active = [PRELOAD_LINKS, CONTEXT_SCRIPT];
   return new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -109,8 +111,9 @@ export function scriptsAfterFirstPaint(): Transform {
 }
 
 /**
- * Rewrites the markers of `active` in `html`, earliest first, removing each one-time rewrite
- * once done and the preload links' once the module script's has been done. Answers the output up to
+ * Rewrites the markers of `active` in `html`, earliest first: a one-time rewrite leaves `active`
+ * once done, the module script's joins it once the context script's is done, and the preload
+ * links' leaves it once the module script's is done. Answers the output up to
  * the end of the last rewrite, and how many bytes of `html` it covers.
  */
 function rewrite(html: Buffer, active: Rewrite[]): { parts: Buffer[]; consumed: number } {
@@ -130,6 +133,9 @@ function rewrite(html: Buffer, active: Rewrite[]): { parts: Buffer[]; consumed: 
     parts.push(html.subarray(from, at), next.to);
     from = at + next.from.length;
     if (next.once) active.splice(active.indexOf(next), 1);
+    // The module script is made inert only once what restores it is in the page: should React
+    // Router write its context script differently, the page loads its scripts at once.
+    if (next === CONTEXT_SCRIPT) active.push(MODULE_SCRIPT);
     // No preload link follows the module script.
     if (next === MODULE_SCRIPT && active.includes(PRELOAD_LINKS)) {
       active.splice(active.indexOf(PRELOAD_LINKS), 1);

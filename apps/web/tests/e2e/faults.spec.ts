@@ -346,6 +346,7 @@ test.describe('fault flags aimed at one shopper', () => {
         /\/img-slow\/1500\/products\/13\/std-0-/,
       );
       expect(IMAGE_DELAY_MS).toBeGreaterThan(PRIORITY_IMAGE_WAIT_MS);
+      expect(Number.isFinite(firstScriptStart)).toBe(true);
       expect(firstScriptStart).toBeLessThan(imageEnd);
 
       // RUM: the view's first byte and each slow photo's resource carry the delays.

@@ -39,7 +39,7 @@ export async function startupDone(page: Page) {
 /**
  * When the page's first script request started (its module preloads and module scripts, the
  * shop's own /assets/*.js), and when the resource whose URL matches `image` finished, in ms of
- * the page's clock.
+ * the page's clock; NaN for one that was not found.
  */
 export async function scriptStartAndImageEnd(
   page: Page,
@@ -53,7 +53,9 @@ export async function scriptStartAndImageEnd(
     );
     const found = resources.find((entry) => pattern.test(entry.name));
     return {
-      firstScriptStart: Math.min(...scripts.map((entry) => entry.startTime)),
+      firstScriptStart: scripts.length
+        ? Math.min(...scripts.map((entry) => entry.startTime))
+        : Number.NaN,
       imageEnd: found ? found.responseEnd : Number.NaN,
     };
   }, image.source);
