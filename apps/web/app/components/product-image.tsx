@@ -1,6 +1,7 @@
 import { useContext } from 'react';
 import { preload } from 'react-dom';
 import { InlinePreviewContext } from './inline-preview';
+import { PRIORITY_IMAGE_TIMING } from '../lib/priority-image';
 import { hintedImageUrls, type ImageHint } from '@showroom/contracts/faults';
 import { reportFault } from '../monitoring/track';
 import {
@@ -13,12 +14,6 @@ import {
   type PhotoView,
   type ResponsiveImage,
 } from '@showroom/contracts/product-images';
-
-/**
- * The Element Timing name of an above-the-fold image: the browser then reports when it was
- * painted, which the page's scripts wait for (lib/scripts-after-paint.server.ts).
- */
-const PRIORITY_IMAGE_TIMING = 'priority-image';
 
 /** The inline stand-in is at least this wide: on a phone it is then as sharp as the image. */
 const PREVIEW_MIN_WIDTH = 480;

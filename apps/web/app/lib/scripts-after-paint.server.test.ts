@@ -7,6 +7,7 @@ import {
   WAITING_PRELOAD_REL,
   scriptsAfterFirstPaint,
 } from './scripts-after-paint.server';
+import { PRIORITY_IMAGE_TIMING } from './priority-image';
 
 async function through(chunks: (string | Buffer)[]): Promise<string> {
   return text(
@@ -68,6 +69,8 @@ describe('scriptsAfterFirstPaint', () => {
   it('restores what it made inert: the browser code names the same rel and type', () => {
     expect(START_SCRIPTS_AFTER_PAINT).toContain(`link[rel="${WAITING_PRELOAD_REL}"]`);
     expect(START_SCRIPTS_AFTER_PAINT).toContain(`script[type="${WAITING_MODULE_TYPE}"]`);
+    // It waits for the images product-image.tsx names for Element Timing.
+    expect(START_SCRIPTS_AFTER_PAINT).toContain(`img[elementtiming="${PRIORITY_IMAGE_TIMING}"]`);
     // It is one statement that parses as a script.
     expect(() => new Function(START_SCRIPTS_AFTER_PAINT)).not.toThrow();
   });

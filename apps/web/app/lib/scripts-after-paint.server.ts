@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { PRIORITY_IMAGE_TIMING } from './priority-image';
 
 /** How long the scripts wait at most for the page's priority images (a slow image fault). */
 export const PRIORITY_IMAGE_WAIT_MS = 1_000;
@@ -10,9 +11,9 @@ export const WAITING_MODULE_TYPE = 'module-after-paint';
 
 /**
  * Run in the browser, first thing in React Router's context script (after the page's content,
- * before its module script). It waits until the page's priority images (`fetchpriority="high"`,
- * the largest element; components/product-image.tsx gives them an `elementtiming` name) have
- * been painted, as their Element Timing entries tell, or failed; on a page without one, until
+ * before its module script). It waits until the page's priority images (the largest element,
+ * named PRIORITY_IMAGE_TIMING for Element Timing by components/product-image.tsx) have been
+ * painted, as their Element Timing entries tell, or failed; on a page without one, until
  * the first largest-contentful-paint entry; where the browser has neither API, until a frame
  * after the images loaded. At most PRIORITY_IMAGE_WAIT_MS; a hidden page does not wait. Then the
  * module preloads become preloads again and the module script is put back as React Router wrote
@@ -35,7 +36,7 @@ waiting.replaceWith(script)}
 if(document.visibilityState==="hidden")return start();
 setTimeout(start,${PRIORITY_IMAGE_WAIT_MS});
 function soon(){setTimeout(start,0)}
-var images=[].slice.call(document.querySelectorAll('img[fetchpriority="high"]'));
+var images=[].slice.call(document.querySelectorAll('img[elementtiming="${PRIORITY_IMAGE_TIMING}"]'));
 var types=(window.PerformanceObserver&&PerformanceObserver.supportedEntryTypes)||[];
 function settled(img){var at=images.indexOf(img);if(at>=0)images.splice(at,1);if(images.length===0)soon()}
 images.slice().forEach(function(img){if(img.complete&&!img.naturalWidth)settled(img);else img.addEventListener("error",function(){settled(img)})});

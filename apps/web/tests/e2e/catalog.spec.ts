@@ -78,6 +78,9 @@ test.describe('catalog', () => {
 
     const main = page.locator('.gallery__main img');
     const before = await main.getAttribute('src');
+    // The gallery's buttons work once React is in charge of the page (the card's link may have
+    // been followed as a plain link before the listing hydrated): start-up runs after hydration.
+    await startupDone(page);
     await page.getByRole('button', { name: 'Show Close-up' }).click();
     await expect(main).not.toHaveAttribute('src', before ?? '');
     await expectImagesLoaded(page, '.gallery img');
