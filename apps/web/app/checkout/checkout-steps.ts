@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@showroom/contracts/errors';
+import type { ErrorCode } from '@showroom/contracts/error-codes';
 import type { TransportErrorCode } from '../lib/api-client';
 import type { InstantPayVariant } from '@showroom/contracts/orders';
 

@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorCode } from '@showroom/contracts/errors';
+import { isErrorCode, type ErrorCode } from '@showroom/contracts/error-codes';
 
 /**
  * The one browser client for the api (docs/architecture.md "Errors"; R-7.7): JSON in and out,

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@showroom/contracts/errors';
+import type { ErrorCode } from '@showroom/contracts/error-codes';
 import { ApiError, type TransportErrorCode } from './api-client';
 
 /**
