@@ -6,7 +6,7 @@ import http from 'node:http';
 import express from 'express';
 import { listenOnLoopback } from './loopback.test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress, PRECOMPRESS_MIN_BYTES } from '../scripts/precompress.mjs';
+import { precompress } from '../scripts/precompress.mjs';
 import { precompressed } from './precompressed';
 
 // Scripts and stylesheets go out as the build compressed them (docs/architecture.md
@@ -20,11 +20,16 @@ const script = Array.from(
   (_, i) => `export const value${i} = ${i * 7919} + "item ${i % 37}";`,
 ).join('\n');
 const small = 'export const tiny = 1;';
+/** A script of a few hundred bytes, like most of a page's route chunks. */
+const short = Array.from({ length: 12 }, (_, i) => `export const item${i} = "item ${i}";`).join(
+  '\n',
+);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-precompressed-'));
   fs.writeFileSync(path.join(dir, 'entry-abc.js'), script);
   fs.writeFileSync(path.join(dir, 'tiny-abc.js'), small);
+  fs.writeFileSync(path.join(dir, 'short-abc.js'), short);
   fs.writeFileSync(path.join(dir, 'photo-abc.png'), Buffer.alloc(4096, 7));
   fs.writeFileSync(
     path.join(dir, 'style-abc.css'),
@@ -77,8 +82,19 @@ describe('precompress (the build step)', () => {
     }
   });
 
-  it('leaves out files under the size threshold and files of other kinds', () => {
-    expect(small.length).toBeLessThan(PRECOMPRESS_MIN_BYTES);
+  it('writes copies of a script under 1 KB when they are smaller than it', () => {
+    expect(short.length).toBeLessThan(1024);
+    for (const suffix of ['.gz', '.br']) {
+      const copy = fs.statSync(path.join(dir, `short-abc.js${suffix}`)).size;
+      expect(copy).toBeLessThan(short.length * 0.7);
+    }
+    expect(zlib.gunzipSync(fs.readFileSync(path.join(dir, 'short-abc.js.gz'))).toString()).toBe(
+      short,
+    );
+  });
+
+  it('leaves out files whose copies would be larger, and files of other kinds', () => {
+    expect(zlib.gzipSync(small, { level: 9 }).length).toBeGreaterThan(small.length);
     const names = fs.readdirSync(dir);
     expect(names.filter((name) => name.startsWith('tiny-abc.js'))).toEqual(['tiny-abc.js']);
     expect(names.filter((name) => name.startsWith('photo-abc.png'))).toEqual(['photo-abc.png']);
