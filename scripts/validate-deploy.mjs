@@ -241,7 +241,7 @@ export function objectProblems(objects, { externalSecrets = [] } = {}) {
 export async function profileProblems(objects) {
   const problems = [];
   const { tsImport } = await import('tsx/esm/api');
-  const file = path.join(ROOT, 'apps/web/app/startup/deployment-profiles.ts');
+  const file = path.join(ROOT, 'apps/web/app/startup/profile-validation.ts');
   const { validateProfiles } = await tsImport(pathToFileURL(file).href, import.meta.url);
   for (const configMap of objects.filter((o) => o.kind === 'ConfigMap')) {
     const text = configMap.data?.['deployment-profiles.json'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadDefaultProfiles, resolveProfileAddresses } from '../startup/deployment-profiles';
+import { resolveProfileAddresses } from '../startup/deployment-profiles';
+import { loadDefaultProfiles } from '../startup/profile-validation';
 import { buildEvaluationContext } from './evaluation-context';
 import { flagProviderOptions, isDemoMode, waitForProviderReady } from './flag-provider';
 

@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import {
-  applyEnvProfileOverrides,
-  loadDefaultProfiles,
   predictProfile,
   profileIndex,
-  validateProfiles,
   type DeploymentProfiles,
   type KeyedProfile,
   type ProfileIndex,
 } from '../startup/deployment-profiles';
+import {
+  applyEnvProfileOverrides,
+  loadDefaultProfiles,
+  validateProfiles,
+} from '../startup/profile-validation';
 import { parseQuerySwitches } from '../startup/query-switches';
 
 let cached: { profiles: DeploymentProfiles; index: ProfileIndex } | undefined;

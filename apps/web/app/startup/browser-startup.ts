@@ -2,7 +2,6 @@ import { loadAndStartFeatureFlags } from '../flags/load-flags';
 import { loadAndStartMonitoring } from '../monitoring/load-monitoring';
 import {
   profilePath,
-  validateProfile,
   type DeploymentProfile,
   type KeyedProfile,
   type ProfileIndex,
@@ -15,6 +14,8 @@ async function loadProfile(key: string): Promise<DeploymentProfile> {
   const path = profilePath(key);
   const response = await fetch(path, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  // The checks load only on this path: a document carries the profile it predicts.
+  const { validateProfile } = await import('./profile-validation');
   return validateProfile(key, await response.json());
 }
 

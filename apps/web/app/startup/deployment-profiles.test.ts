@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import rawProfiles from '../config/deployment-profiles.json';
 import {
-  applyEnvProfileOverrides,
   backendAddress,
   chooseProfile,
   DeploymentProfileError,
   isProfileAddress,
-  loadDefaultProfiles,
   intakeProxy,
   monitoringInitOptions,
   persistProfileChoice,
@@ -16,10 +14,14 @@ import {
   readBackendOverride,
   readProfileChoice,
   resolveProfileAddresses,
-  validateProfile,
-  validateProfiles,
   type DeploymentProfile,
 } from './deployment-profiles';
+import {
+  applyEnvProfileOverrides,
+  loadDefaultProfiles,
+  validateProfile,
+  validateProfiles,
+} from './profile-validation';
 import { BACKEND_URL_OVERRIDE_KEY, RUM_CONFIG_HOST_KEY, RUM_CONFIG_KEY_KEY } from './storage-keys';
 import { createMemoryStorage } from './test-support/memory-storage';
 

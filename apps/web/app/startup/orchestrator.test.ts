@@ -1,11 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RumInitConfiguration } from '@datadog/browser-rum';
-import {
-  loadDefaultProfiles,
-  predictProfile,
-  profileIndex,
-  type DeploymentProfile,
-} from './deployment-profiles';
+import { predictProfile, profileIndex, type DeploymentProfile } from './deployment-profiles';
+import { loadDefaultProfiles } from './profile-validation';
 import { runStartup, type StartupEnvironment } from './orchestrator';
 import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 import type { MonitoringUserChoice } from './sample-identity';
