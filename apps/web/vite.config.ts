@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
+import { clientChunks, reactRouterProductionBuild } from './build-plugins/client-chunks';
 import { shopperDaySlices } from './build-plugins/shopper-day-slices';
 
 /** The chunk-name prefixes of the flag group in bundle-budget.json. */
@@ -50,6 +51,8 @@ export default defineConfig({
   plugins: [
     reactRouter(),
     flagChunksStayDeferred(),
+    clientChunks(),
+    reactRouterProductionBuild(),
     shopperDaySlices(new URL('../../data/shoppers/', import.meta.url)),
   ],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.
