@@ -18,16 +18,20 @@ export const WAITING_MODULE_TYPE = 'module-after-paint';
  * after the images loaded. At most PRIORITY_IMAGE_WAIT_MS; a hidden page does not wait. Then the
  * module preloads become preloads again and the module script is put back as React Router wrote
  * it, so the page hydrates: the document is what React rendered, so hydration finds what it
- * expects. A module script the parser has not reached yet is looked for again every 10 ms until
+ * expects. A module script the parser has not finished is looked for again every 10 ms until
  * the document is parsed (waiting for DOMContentLoaded would wait for the parts React streams
- * later, such as a product page's recommendations).
+ * later, such as a product page's recommendations). Finished means a node follows it: the
+ * parser puts the element in the document at its start tag, and its text may still be on the
+ * way in the next network chunk (copied then, the page would run an empty or cut script and
+ * never hydrate).
  */
 export const START_SCRIPTS_AFTER_PAINT = `(function(){
 var started=false;
 function start(){
 if(started)return;
 var waiting=document.querySelector('script[type="${WAITING_MODULE_TYPE}"]');
-if(!waiting){if(document.readyState==="loading")setTimeout(start,10);return}
+var loading=document.readyState==="loading";
+if(!waiting||(loading&&!waiting.nextSibling)){if(loading)setTimeout(start,10);return}
 started=true;
 document.querySelectorAll('link[rel="${WAITING_PRELOAD_REL}"]').forEach(function(link){link.rel="modulepreload"});
 var script=document.createElement("script");
