@@ -1,6 +1,7 @@
-import { datadogRum, type RumInitConfiguration, type User } from '@datadog/browser-rum';
+import { datadogRum, type User } from '@datadog/browser-rum';
 import type { MonitoringUserChoice } from '../startup/sample-identity';
 import { createFlagMemory } from './flag-memory';
+import { monitoringInitOptions, type MonitoringSetup } from './init-options';
 import { followPersona, monitoringUser, monitoringUserPlugin } from './monitoring-user';
 import { redactSearchEvent } from './search-privacy';
 import { effectivePersona, PERSONA_EVENT } from '../startup/persona';
@@ -20,7 +21,8 @@ declare global {
  * match). Sets or clears the user, then starts RUM with the profile's options, so the first view
  * and the early resources and long tasks already carry the user (R-4.14).
  */
-export function startDatadogRum(options: RumInitConfiguration, user: MonitoringUserChoice): void {
+export function startDatadogRum(setup: MonitoringSetup, user: MonitoringUserChoice): void {
+  const options = monitoringInitOptions(setup);
   const flags = createFlagMemory();
   const usr = monitoringUser(user);
   if (usr === null) datadogRum.clearUser();

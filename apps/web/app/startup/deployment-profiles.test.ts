@@ -6,7 +6,6 @@ import {
   DeploymentProfileError,
   isProfileAddress,
   intakeProxy,
-  monitoringInitOptions,
   persistProfileChoice,
   predictProfile,
   profileIndex,
@@ -24,25 +23,13 @@ import {
 } from './profile-validation';
 import { BACKEND_URL_OVERRIDE_KEY, RUM_CONFIG_HOST_KEY, RUM_CONFIG_KEY_KEY } from './storage-keys';
 import { createMemoryStorage } from './test-support/memory-storage';
+import { rawProfile } from './test-support/raw-profile';
 
 const profiles = loadDefaultProfiles();
 const index = profileIndex(profiles);
 const local = profiles['local'] as DeploymentProfile;
 /** The origin a page of the shop is opened on in these tests. */
 const ORIGIN = 'http://localhost:3000';
-
-/** A minimal valid raw profile for validation tests. */
-function rawProfile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    applicationId: '00000000-0000-0000-0000-000000000099',
-    clientToken: 'pub00000000000000000000000000000099',
-    site: 'datadoghq.com',
-    service: 'showroom-web',
-    env: 'dev',
-    backendUrl: 'https://dev-api.test.showroom.example.net',
-    ...overrides,
-  };
-}
 
 const SPEC_RECORD_FIELDS = [
   'orgName',
@@ -534,92 +521,7 @@ describe('applyEnvProfileOverrides', () => {
   });
 });
 
-describe('monitoringInitOptions', () => {
-  const bare = validateProfile('bare', rawProfile({ enableTracing: true }));
-
-  it('R-9.5 R-3.12 spec defaults for rates, replay, privacy and tracking', () => {
-    expect(monitoringInitOptions(bare, '6.11.22-rc')).toEqual({
-      applicationId: bare.applicationId,
-      clientToken: bare.clientToken,
-      site: 'datadoghq.com',
-      service: 'showroom-web',
-      env: 'dev',
-      version: '6.11.22-rc',
-      sessionSampleRate: 100,
-      telemetrySampleRate: 20,
-      telemetryConfigurationSampleRate: 5,
-      telemetryUsageSampleRate: 5,
-      sessionReplaySampleRate: 100,
-      profilingSampleRate: 100,
-      startSessionReplayRecordingManually: true,
-      defaultPrivacyLevel: 'mask-user-input',
-      trackUserInteractions: true,
-      trackResources: true,
-      trackLongTasks: true,
-      allowUntrustedEvents: false,
-      allowedTracingUrls: [
-        {
-          match: 'https://dev-api.test.showroom.example.net',
-          propagatorTypes: ['tracecontext', 'datadog'],
-        },
-      ],
-      trackFeatureFlagsForEvents: ['action', 'resource', 'long_task', 'vital'],
-    });
-  });
-
-  it('R-3.12 rates set by the profile win over the defaults', () => {
-    const options = monitoringInitOptions(
-      { ...bare, sessionSampleRate: 10, telemetrySampleRate: 0 },
-      'v',
-    );
-    expect(options).toMatchObject({
-      sessionSampleRate: 10,
-      telemetrySampleRate: 0,
-      sessionReplaySampleRate: 100,
-    });
-  });
-
-  it('R-7.8 tracing covers the (overridden) backend and the allowed URLs, once each', () => {
-    const main = profiles['main'] as DeploymentProfile;
-    const options = monitoringInitOptions(main, 'v', 'http://localhost:4001');
-    expect(options.allowedTracingUrls).toEqual([
-      { match: 'http://localhost:4001', propagatorTypes: ['tracecontext', 'datadog'] },
-      {
-        match: 'https://payments.showroom.example.com',
-        propagatorTypes: ['tracecontext', 'datadog'],
-      },
-    ]);
-    const same = monitoringInitOptions({ ...main, allowedTracingUrls: [main.backendUrl] }, 'v');
-    expect(same.allowedTracingUrls).toHaveLength(1);
-  });
-
-  it('R-7.8 a profile with tracing off traces nothing', () => {
-    expect(
-      monitoringInitOptions({ ...bare, enableTracing: false }, 'v').allowedTracingUrls,
-    ).toEqual([]);
-  });
-
-  it('the local profile traces its api on the page origin, so local traces flow', () => {
-    expect(local.enableTracing).toBe(true);
-    const resolved = resolveProfileAddresses(local, 'http://shop.test:3000');
-    expect(monitoringInitOptions(resolved, 'v').allowedTracingUrls).toEqual([
-      { match: 'http://shop.test:3000/api', propagatorTypes: ['tracecontext', 'datadog'] },
-    ]);
-  });
-
-  it("R-3.12 the intake URL becomes the SDK proxy: absolute, the SDK's own forward format", () => {
-    const resolved = resolveProfileAddresses(local, 'http://shop.test:3000');
-    const { proxy } = monitoringInitOptions(resolved, 'v');
-    expect(typeof proxy).toBe('function');
-    expect(
-      typeof proxy === 'function' &&
-        proxy({ path: '/api/v2/rum', parameters: 'ddsource=browser&dd-api-key=pub' }),
-    ).toBe(
-      'http://shop.test:3000/api/intake?ddforward=%2Fapi%2Fv2%2Frum%3Fddsource%3Dbrowser%26dd-api-key%3Dpub',
-    );
-    expect(monitoringInitOptions(bare, 'v')).not.toHaveProperty('proxy');
-  });
-
+describe('intakeProxy', () => {
   it('builds the intake proxy URL as the SDKs do from a proxy URL', () => {
     const absolute = intakeProxy('https://api.example.com/intake');
     expect(absolute({ path: '/api/v2/replay', parameters: '' })).toBe(

@@ -22,7 +22,6 @@
 // A document carries only the profile the server predicts for it plus a small index of every
 // key's ship parameter and hosts (ProfileIndex); when the browser's choice is another profile
 // (a stored one), it fetches that profile alone from the web server (PROFILE_PATH).
-import type { RumInitConfiguration } from '@datadog/browser-rum';
 import {
   BACKEND_URL_OVERRIDE_KEY,
   FALLBACK_PROFILE_KEY,
@@ -100,23 +99,6 @@ export class DeploymentProfileError extends Error {
     super(message);
   }
 }
-
-/** R-9.5: the monitoring defaults, used when a profile does not set a rate. */
-export const MONITORING_DEFAULTS = {
-  sessionSampleRate: 100,
-  telemetrySampleRate: 20,
-  telemetryConfigurationSampleRate: 5,
-  telemetryUsageSampleRate: 5,
-  sessionReplaySampleRate: 100,
-  profilingSampleRate: 100,
-} as const satisfies Record<SampleRateField, number>;
-
-const PROPAGATOR_TYPES = ['tracecontext', 'datadog'] as const;
-/**
- * Events that carry `feature_flags` besides views and errors (the SDK's default): the session
- * inspector shows flag variants on actions, resources, long tasks and vitals too.
- */
-const FLAG_TRACKED_EVENTS = ['action', 'resource', 'long_task', 'vital'] as const;
 
 export type ProfileChoiceSource = 'ship' | 'host' | 'stored' | 'fallback';
 
@@ -306,42 +288,6 @@ export function intakeProxy(intakeUrl: string): IntakeProxy {
     base ??= new URL(intakeUrl, globalThis.location?.href).href;
     const forwarded = parameters ? `${path}?${parameters}` : path;
     return `${base}?ddforward=${encodeURIComponent(forwarded)}`;
-  };
-}
-
-export function monitoringInitOptions(
-  profile: DeploymentProfile,
-  version: string,
-  backendUrl: string = profile.backendUrl,
-): RumInitConfiguration {
-  const traced = profile.enableTracing
-    ? [...new Set([backendUrl, ...(profile.allowedTracingUrls ?? [])])]
-    : [];
-  const rate = (field: SampleRateField): number => profile[field] ?? MONITORING_DEFAULTS[field];
-  return {
-    applicationId: profile.applicationId,
-    clientToken: profile.clientToken,
-    site: profile.site,
-    service: profile.service,
-    env: profile.env,
-    version,
-    sessionSampleRate: rate('sessionSampleRate'),
-    telemetrySampleRate: rate('telemetrySampleRate'),
-    telemetryConfigurationSampleRate: rate('telemetryConfigurationSampleRate'),
-    telemetryUsageSampleRate: rate('telemetryUsageSampleRate'),
-    sessionReplaySampleRate: rate('sessionReplaySampleRate'),
-    profilingSampleRate: rate('profilingSampleRate'),
-    startSessionReplayRecordingManually: true,
-    defaultPrivacyLevel: 'mask-user-input',
-    // Frustrations are tracked as part of user interactions in SDK v5 and later.
-    trackUserInteractions: true,
-    trackResources: true,
-    trackLongTasks: true,
-    allowUntrustedEvents: profile.allowUntrustedEvents,
-    allowedTracingUrls: traced.map((match) => ({ match, propagatorTypes: [...PROPAGATOR_TYPES] })),
-    // Views and errors always carry feature_flags; the inspector wants them on the rest too.
-    trackFeatureFlagsForEvents: [...FLAG_TRACKED_EVENTS],
-    ...(profile.intakeUrl === null ? {} : { proxy: intakeProxy(profile.intakeUrl) }),
   };
 }
 

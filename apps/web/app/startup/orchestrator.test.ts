@@ -3,6 +3,7 @@ import type { RumInitConfiguration } from '@datadog/browser-rum';
 import { predictProfile, profileIndex, type DeploymentProfile } from './deployment-profiles';
 import { loadDefaultProfiles } from './profile-validation';
 import { runStartup, type StartupEnvironment } from './orchestrator';
+import { monitoringInitOptions, type MonitoringSetup } from '../monitoring/init-options';
 import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 import type { MonitoringUserChoice } from './sample-identity';
 import {
@@ -49,11 +50,17 @@ interface Harness {
     typeof vi.fn<(kind: ShopperListKind, utcDay: number) => Promise<readonly SampleShopper[]>>
   >;
   startMonitoring: ReturnType<
-    typeof vi.fn<(options: RumInitConfiguration, user: MonitoringUserChoice) => Promise<void>>
+    typeof vi.fn<(setup: MonitoringSetup, user: MonitoringUserChoice) => Promise<void>>
   >;
   loadProfile: ReturnType<typeof vi.fn<(key: string) => Promise<DeploymentProfile>>>;
   flags: Array<[string, unknown]>;
   warnings: string[];
+}
+
+/** The monitoring SDK's init options made from what start-up handed over, if it started it. */
+function startedOptions(h: Harness): RumInitConfiguration | undefined {
+  const setup = h.startMonitoring.mock.calls[0]?.[0];
+  return setup && monitoringInitOptions(setup);
 }
 
 function harness(
@@ -67,7 +74,7 @@ function harness(
   const loadDaySlice = vi.fn(async (kind: ShopperListKind, utcDay: number) =>
     sliceOfDay(createShopperList(350, kind === 'standard' ? 's' : 'l'), utcDay),
   );
-  const startMonitoring = vi.fn(async () => {});
+  const startMonitoring = vi.fn(async (_setup: MonitoringSetup, _user: MonitoringUserChoice) => {});
   const loadProfile = vi.fn(async (key: string) => {
     const profile = profiles[key];
     if (profile === undefined) throw new Error(`404 for ${key}`);
@@ -169,7 +176,7 @@ describe('runStartup', () => {
     expect(result).toMatchObject({ profileKey: 'ap2', profileSource: 'ship' });
     expect(h.loadProfile).not.toHaveBeenCalled(); // the document carried it
     expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('ap2');
-    const [options] = h.startMonitoring.mock.calls[0] ?? [];
+    const options = startedOptions(h);
     expect(options).toMatchObject({
       site: 'ap2.datadoghq.com',
       env: 'prod',
@@ -190,7 +197,7 @@ describe('runStartup', () => {
         intakeUrl: 'http://shop.test:4000/api/intake',
       },
     });
-    const [options] = h.startMonitoring.mock.calls[0] ?? [];
+    const options = startedOptions(h);
     expect(forwardedBy(options?.proxy)).toBe('http://shop.test:4000/api/intake?ddforward=%2Fp');
     expect(options).toMatchObject({
       allowedTracingUrls: [
@@ -215,10 +222,10 @@ describe('runStartup', () => {
       profileSource: 'stored',
       backendUrl: 'https://api.dda.showroom.example.com',
     });
-    expect(h.startMonitoring.mock.calls[0]?.[0]).toMatchObject({
+    expect(startedOptions(h)).toMatchObject({
       applicationId: profiles['dda']?.applicationId,
     });
-    expect(forwardedBy(h.startMonitoring.mock.calls[0]?.[0]?.proxy)).toBe(
+    expect(forwardedBy(startedOptions(h)?.proxy)).toBe(
       'https://api.dda.showroom.example.com/intake?ddforward=%2Fp',
     );
     expect(h.local.getItem(RUM_CONFIG_KEY_KEY)).toBe('dda');
@@ -255,7 +262,7 @@ describe('runStartup', () => {
     });
     const result = await runStartup(h.env);
     expect(result?.backendUrl).toBe('http://localhost:4001');
-    const [options] = h.startMonitoring.mock.calls[0] ?? [];
+    const options = startedOptions(h);
     expect(options?.allowedTracingUrls).toEqual([
       { match: 'http://localhost:4001', propagatorTypes: ['tracecontext', 'datadog'] },
     ]);

@@ -5,7 +5,6 @@ import { detectBrowserFamily, type BrowserFamily } from '@showroom/contracts/bro
 import {
   backendAddress,
   chooseProfile,
-  monitoringInitOptions,
   persistProfileChoice,
   readBackendOverride,
   readProfileChoice,
@@ -44,7 +43,7 @@ import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper
 import { effectivePersona, type PersonaShopper } from './persona';
 import { STARTUP_EXEMPT_PATH, type KeyValueStorage } from './storage-keys';
 import { applyVersionStorage, type VersionRecord } from './version';
-import type { RumInitConfiguration } from '@datadog/browser-rum';
+import type { MonitoringSetup } from '../monitoring/init-options';
 
 export interface StartupEnvironment {
   url: URL;
@@ -76,10 +75,7 @@ export interface StartupEnvironment {
    * anonymous). Not called when `webview` is present (R-1.1). A rejection is reported through
    * `warn` and start-up goes on.
    */
-  startMonitoring?: (
-    options: RumInitConfiguration,
-    user: MonitoringUserChoice,
-  ) => Promise<void> | void;
+  startMonitoring?: (setup: MonitoringSetup, user: MonitoringUserChoice) => Promise<void> | void;
   /** Where route experiments are recorded (`window.DD_RUM` once monitoring runs). */
   flagSink: FeatureFlagSink;
   /** Console warnings; defaults to none. */
@@ -178,10 +174,7 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
   let monitoringStarted = false;
   if (!switches.webview && env.startMonitoring) {
     try {
-      await env.startMonitoring(
-        monitoringInitOptions(profile, version.version, backendUrl),
-        monitoringUser,
-      );
+      await env.startMonitoring({ profile, version: version.version, backendUrl }, monitoringUser);
       monitoringStarted = true;
     } catch (error) {
       warn('Failed to start browser monitoring:', error);
