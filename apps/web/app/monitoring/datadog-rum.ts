@@ -44,8 +44,8 @@ export function startDatadogRum(setup: MonitoringSetup, user: MonitoringUserChoi
   });
   datadogRum.init({
     ...options,
-    plugins: [...(options.plugins ?? []), userPlugin.plugin],
-    beforeSend: (event, context) => {
+    plugins: [userPlugin.plugin],
+    beforeSend: (event) => {
       redactSearchEvent(event);
       // A new view (client-side navigation) starts with no flags: record this page's again.
       const again = flags.viewSeen(event.view.id);
@@ -54,7 +54,7 @@ export function startDatadogRum(setup: MonitoringSetup, user: MonitoringUserChoi
           for (const [key, value] of again) datadogRum.addFeatureFlagEvaluation(key, value);
         });
       }
-      return options.beforeSend?.(event, context) ?? true;
+      return true;
     },
   });
   // Its own task (R-9.5: recording is started manually): the recorder's first full snapshot of
