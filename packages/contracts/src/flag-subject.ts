@@ -31,20 +31,6 @@ export interface FlagSubject {
   };
 }
 
-/** Attribute names a targeting rule may use (the operator page offers these). */
-export const TARGETING_ATTRIBUTES = [
-  'team',
-  'tier',
-  'loyaltyMember',
-  'useDiscount',
-  'useNewCheckoutFlow',
-  'browser',
-  'user_id',
-  'user_email',
-  'user_name',
-  'checkoutFlow',
-] as const satisfies readonly (keyof FlagSubject['attributes'])[];
-
 /**
  * The one rule that turns a shopper into a flag subject (R-4.19): the stored identity plus the
  * browser family. Used by the browser's evaluation context and by the api's own evaluations,

@@ -1,13 +1,9 @@
-// How a scenario's address is written and how a page knows it was opened by one. No TypeBox: the
-// browser's start-up imports this at run time.
+// How a scenario's address is written. No TypeBox: the scenario pages import this at run time.
+// How a page knows it was opened by one is in scenario-tag.ts, which the monitoring SDK's chunk
+// imports alone.
+import { SCENARIO_ID_PATTERN, SCENARIO_QUERY_KEY } from './scenario-tag.js';
 
-/**
- * Query switch that tags the browser session with a scenario (our addition to the spec's
- * switches, docs/requirements.md R-4.22): start-up keeps it in session storage
- * (`SCENARIO_STORAGE_KEY`) and the monitoring SDK sends it as the global context property
- * `scenario`, so a scenario's proof counts the sessions it started.
- */
-export const SCENARIO_QUERY_KEY = 'scenario';
+export { SCENARIO_ID_PATTERN, SCENARIO_QUERY_KEY };
 
 /** How the catalogue groups its scenarios. */
 export const SCENARIO_CATEGORIES = ['switch', 'fault', 'page', 'rollout'] as const;
@@ -27,8 +23,6 @@ export function changesFlagService(scenario: {
     scenario.autopilot !== undefined
   );
 }
-
-export const SCENARIO_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The scenarios an autopilot fault period may turn on (docs/decisions/018-autopilot.md): those

@@ -8,7 +8,7 @@ import { effectivePersona, PERSONA_EVENT } from '../startup/persona';
 import { readStoredIdentity } from '../startup/sample-identity';
 import { PERSONA_KEY, SCENARIO_STORAGE_KEY } from '../startup/storage-keys';
 import { trafficTag } from './traffic-tag';
-import { SCENARIO_ID_PATTERN, SCENARIO_QUERY_KEY } from '@showroom/contracts/scenario-link';
+import { SCENARIO_ID_PATTERN, SCENARIO_QUERY_KEY } from '@showroom/contracts/scenario-tag';
 
 declare global {
   interface Window {

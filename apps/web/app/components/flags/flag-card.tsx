@@ -1,5 +1,5 @@
 import { Form } from 'react-router';
-import { TARGETING_ATTRIBUTES } from '@showroom/contracts/flag-subject';
+import { TARGETING_ATTRIBUTES } from '@showroom/contracts/targeting-attributes';
 import type { FlagAllocation, FlagView } from '@showroom/contracts/flags-admin';
 import type { GuardState } from '@showroom/contracts/guards';
 import { RULE_OPERATORS, describeCondition } from '../../lib/flags-admin';
