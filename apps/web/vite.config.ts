@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
 import { clientChunks, reactRouterProductionBuild } from './build-plugins/client-chunks';
-import { shopperDaySlices } from './build-plugins/shopper-day-slices';
+import { shopperLists } from './build-plugins/shopper-lists';
 
 /** The chunk-name prefixes of the flag group in bundle-budget.json. */
 const FLAG_CHUNK_PREFIXES: string[] = JSON.parse(
@@ -53,7 +53,7 @@ export default defineConfig({
     flagChunksStayDeferred(),
     clientChunks(),
     reactRouterProductionBuild(),
-    shopperDaySlices(new URL('../../data/shoppers/', import.meta.url)),
+    shopperLists(new URL('../../data/shoppers/', import.meta.url)),
   ],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },

@@ -1,10 +1,12 @@
 import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 /**
- * Spec §2. Every route but /scenarios sits under the start-up layout, which runs the browser
+ * Spec §2. Every page but /scenarios sits under the start-up layout, which runs the browser
  * start-up sequence ('init') once per page load.
  */
 export default [
+  // One sample shopper as JSON, for the start-up's identity; no page.
+  route('shoppers/:kind/:day/:index', 'routes/sample-shopper.ts'),
   layout('layouts/scenarios-layout.tsx', [
     route('scenarios', 'routes/scenarios.tsx'),
     route('scenarios/:id/start', 'routes/scenario-start.tsx'),

@@ -1,53 +1,46 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { sliceOfDay } from '../app/startup/day-slice';
-import { DAY_SLICE_COUNT, SHOPPER_LIST_KINDS } from '../app/startup/storage-keys';
+import { SHOPPER_LIST_KINDS } from '../app/startup/storage-keys';
 
-/** The module the browser's start-up imports (app/startup/shopper-day-slices.d.ts). */
-export const DAY_SLICES_MODULE = 'virtual:shopper-day-slices';
-/** One slice, `shoppers-{kind}-{day}`: imported as `virtual:…`, resolved to `\0…`. */
-const SLICE = `shoppers-(${SHOPPER_LIST_KINDS.join('|')})-([0-${DAY_SLICE_COUNT - 1}])`;
-const SLICE_IMPORT = new RegExp(`^virtual:(${SLICE})$`);
-const SLICE_ID = new RegExp(`^\0${SLICE}$`);
+/** How many shoppers each list holds: what the browser's start-up needs to draw one (R-4.12). */
+export const LIST_LENGTHS_MODULE = 'virtual:shopper-list-lengths';
+/** The lists themselves, for the server only (app/lib/sample-shoppers.server.ts). */
+export const LISTS_MODULE = 'virtual:shopper-lists';
 
 /**
- * R-4.12: a browser needs one day's slice of one sample shopper list (`{folder}/{kind}.json`),
- * so `virtual:shopper-day-slices` loads each slice as a chunk of its own
- * (`_shoppers-{kind}-{day}`, about 1.4 KB gzip): a first visit fetches one seventh of a list
- * instead of the whole. The server build writes the chunks too; nothing there loads them.
+ * The committed sample shopper lists (`{folder}/{kind}.json`, R-3.6) as the web app imports
+ * them (app/startup/shopper-lists.d.ts). A browser that must fill its identity draws a position
+ * in the day's slice from the lists' lengths and fetches that one record from the web server
+ * (R-4.12, routes/sample-shopper.ts), so no list is in the client build: importing
+ * `virtual:shopper-lists` there fails the build.
  */
-export function shopperDaySlices(folder: URL): Plugin {
-  const days = Array.from({ length: DAY_SLICE_COUNT }, (_, day) => day);
+export function shopperLists(folder: URL): Plugin {
+  const ids = new Map([LIST_LENGTHS_MODULE, LISTS_MODULE].map((id) => [`\0${id}`, id]));
   return {
-    name: 'showroom:shopper-day-slices',
+    name: 'showroom:shopper-lists',
     resolveId(id) {
-      if (id === DAY_SLICES_MODULE) return `\0${DAY_SLICES_MODULE}`;
-      const slice = SLICE_IMPORT.exec(id);
-      return slice ? `\0${slice[1]}` : undefined;
+      return ids.has(`\0${id}`) ? `\0${id}` : undefined;
     },
-    load(id) {
-      if (id === `\0${DAY_SLICES_MODULE}`) {
-        const kinds = SHOPPER_LIST_KINDS.map(
-          (kind) =>
-            `${kind}: [${days.map((day) => `() => import('virtual:shoppers-${kind}-${day}')`).join(', ')}]`,
-        );
-        return [
-          `const slices = { ${kinds.join(', ')} };`,
-          'export function loadDaySlice(kind, utcDay) {',
-          '  const load = slices[kind]?.[utcDay];',
-          '  if (!load) return Promise.reject(new RangeError(`No day slice ${utcDay} of the ${kind} list`));',
-          '  return load().then((module) => module.default);',
-          '}',
-        ].join('\n');
+    load(id, options) {
+      const module = ids.get(id);
+      if (!module) return undefined;
+      if (module === LISTS_MODULE && !options?.ssr) {
+        this.error(`${LISTS_MODULE} is for the server: the browser fetches one shopper`);
       }
-      const slice = SLICE_ID.exec(id);
-      if (!slice) return undefined;
-      const file = fileURLToPath(new URL(`${slice[1]}.json`, folder));
-      // Watched, so a dev server serves new slices after scripts/generate-shoppers.ts ran.
-      this.addWatchFile(file);
-      const list = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[];
-      return `export default ${JSON.stringify(sliceOfDay(list, Number(slice[2])))};`;
+      const lists = Object.fromEntries(
+        SHOPPER_LIST_KINDS.map((kind) => {
+          const file = fileURLToPath(new URL(`${kind}.json`, folder));
+          // Watched, so a dev server serves new lists after scripts/generate-shoppers.ts ran.
+          this.addWatchFile(file);
+          return [kind, JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]];
+        }),
+      );
+      const value =
+        module === LISTS_MODULE
+          ? lists
+          : Object.fromEntries(Object.entries(lists).map(([kind, list]) => [kind, list.length]));
+      return `export default ${JSON.stringify(value)};`;
     },
   };
 }

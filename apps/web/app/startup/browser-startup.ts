@@ -6,8 +6,14 @@ import {
   type KeyedProfile,
   type ProfileIndex,
 } from './deployment-profiles';
+import {
+  isSampleShopper,
+  type SampleShopper,
+  type ShopperListKind,
+} from '@showroom/contracts/shopper';
+import shopperListLengths from 'virtual:shopper-list-lengths';
+import { sampleShopperPath } from './day-slice';
 import { runStartup, type StartupResult } from './orchestrator';
-import { loadDaySlice } from 'virtual:shopper-day-slices';
 
 /** One profile from the web server, checked like the server checks its file. */
 async function loadProfile(key: string): Promise<DeploymentProfile> {
@@ -17,6 +23,20 @@ async function loadProfile(key: string): Promise<DeploymentProfile> {
   // The checks load only on this path: a document carries the profile it predicts.
   const { validateProfile } = await import('./profile-validation');
   return validateProfile(key, await response.json());
+}
+
+/** The sample shopper the start-up drew, from the web server (routes/sample-shopper.ts). */
+async function loadSampleShopper(
+  kind: ShopperListKind,
+  utcDay: number,
+  index: number,
+): Promise<SampleShopper> {
+  const path = sampleShopperPath(kind, utcDay, index);
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  const shopper: unknown = await response.json();
+  if (!isSampleShopper(shopper)) throw new Error(`GET ${path} answered no sample shopper`);
+  return shopper;
 }
 
 /** What the document carries for start-up (the root loader's data). */
@@ -47,9 +67,10 @@ export function startBrowserSession({
     profileIndex,
     documentProfile,
     loadProfile,
-    // Each day's slice of each list is a chunk of its own, fetched only when an identity must
-    // be filled (build-plugins/shopper-day-slices.ts).
-    loadDaySlice,
+    // Only the lists' lengths are in the bundle; the one shopper drawn is fetched, and only
+    // when an identity must be filled (build-plugins/shopper-lists.ts).
+    shopperListLengths,
+    loadSampleShopper,
     startMonitoring: loadAndStartMonitoring,
     flagSink: {
       addFeatureFlagEvaluation: (key, value) => window.DD_RUM?.addFeatureFlagEvaluation(key, value),

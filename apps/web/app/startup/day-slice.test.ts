@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { sliceOfDay } from './day-slice';
+import { daySliceSize, sampleShopperPath, sliceOfDay } from './day-slice';
 import { createShopperList } from './test-support/shoppers';
+
+describe('daySliceSize and sampleShopperPath', () => {
+  it('R-4.12 a slice holds floor(length / 7), or the whole of a list shorter than seven', () => {
+    expect([350, 15, 7, 6, 1, 0].map(daySliceSize)).toEqual([50, 2, 1, 6, 1, 0]);
+  });
+
+  it('names the list, the UTC day and the position (routes/sample-shopper.ts)', () => {
+    expect(sampleShopperPath('loyalty', 6, 49)).toBe('/shoppers/loyalty/6/49');
+  });
+});
 
 describe('sliceOfDay', () => {
   const list = createShopperList(350);

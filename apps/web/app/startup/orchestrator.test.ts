@@ -46,8 +46,8 @@ interface Harness {
   env: StartupEnvironment;
   local: MemoryStorage;
   session: MemoryStorage;
-  loadDaySlice: ReturnType<
-    typeof vi.fn<(kind: ShopperListKind, utcDay: number) => Promise<readonly SampleShopper[]>>
+  loadSampleShopper: ReturnType<
+    typeof vi.fn<(kind: ShopperListKind, utcDay: number, index: number) => Promise<SampleShopper>>
   >;
   startMonitoring: ReturnType<
     typeof vi.fn<(setup: MonitoringSetup, user: MonitoringUserChoice) => Promise<void>>
@@ -70,10 +70,12 @@ function harness(
   const { storedLocal, ...envOverrides } = overrides;
   const local = createMemoryStorage(storedLocal);
   const session = createMemoryStorage();
-  // The day's slice as the build writes it (build-plugins/shopper-day-slices.ts): day-slice.ts.
-  const loadDaySlice = vi.fn(async (kind: ShopperListKind, utcDay: number) =>
-    sliceOfDay(createShopperList(350, kind === 'standard' ? 's' : 'l'), utcDay),
-  );
+  // The entry of the day's slice as the web server answers it (routes/sample-shopper.ts).
+  const loadSampleShopper = vi.fn(async (kind: ShopperListKind, utcDay: number, at: number) => {
+    const shopper = sliceOfDay(createShopperList(350, kind === 'standard' ? 's' : 'l'), utcDay)[at];
+    if (!shopper) throw new Error(`404 for ${kind} ${utcDay} ${at}`);
+    return shopper;
+  });
   const startMonitoring = vi.fn(async (_setup: MonitoringSetup, _user: MonitoringUserChoice) => {});
   const loadProfile = vi.fn(async (key: string) => {
     const profile = profiles[key];
@@ -99,13 +101,14 @@ function harness(
     profileIndex: index,
     documentProfile,
     loadProfile,
-    loadDaySlice,
+    shopperListLengths: { standard: 350, loyalty: 350 },
+    loadSampleShopper,
     startMonitoring,
     flagSink: { addFeatureFlagEvaluation: (key, value) => void flags.push([key, value]) },
     warn: (message) => void warnings.push(message),
     ...envOverrides,
   };
-  return { env, local, session, loadDaySlice, startMonitoring, loadProfile, flags, warnings };
+  return { env, local, session, loadSampleShopper, startMonitoring, loadProfile, flags, warnings };
 }
 
 describe('runStartup', () => {
@@ -115,7 +118,7 @@ describe('runStartup', () => {
       const h = harness(`http://localhost:3000${path}?loyalty=true`);
       expect(await runStartup(h.env)).toBeNull();
       expect(h.local.snapshot()).toEqual({});
-      expect(h.loadDaySlice).not.toHaveBeenCalled();
+      expect(h.loadSampleShopper).not.toHaveBeenCalled();
       expect(h.startMonitoring).not.toHaveBeenCalled();
     },
   );
@@ -125,7 +128,7 @@ describe('runStartup', () => {
     const h = harness('http://localhost:3000/', { random: scriptedRandom(0.5, 0.9) });
     const result = await runStartup(h.env);
 
-    expect(h.loadDaySlice.mock.calls).toEqual([['standard', 3]]);
+    expect(h.loadSampleShopper.mock.calls).toEqual([['standard', 3, 25]]);
     expect(result?.identity?.id).toBe('s175');
     expect(result?.identityFilled).toHaveLength(6);
     expect(result?.shopperList).toBe('standard');
@@ -153,7 +156,7 @@ describe('runStartup', () => {
   it('R-4.10 a fully stored identity is reused without loading a shopper list', async () => {
     const h = harness('http://localhost:3000/profile', { storedLocal: STORED_IDENTITY });
     const result = await runStartup(h.env);
-    expect(h.loadDaySlice).not.toHaveBeenCalled();
+    expect(h.loadSampleShopper).not.toHaveBeenCalled();
     expect(result?.identity).toMatchObject({ id: '0badc0de', useNewCheckoutFlow: true });
     expect(result?.identityFilled).toEqual([]);
     expect(result?.shopperList).toBeNull();
@@ -165,7 +168,7 @@ describe('runStartup', () => {
       random: scriptedRandom(0.8, 0, 0.5),
     });
     const result = await runStartup(h.env);
-    expect(h.loadDaySlice.mock.calls).toEqual([['loyalty', 3]]);
+    expect(h.loadSampleShopper.mock.calls).toEqual([['loyalty', 3, 0]]);
     expect(result?.identity?.id).toBe('l150');
     expect(h.local.getItem(FLAG_KEYS.showLoyaltyProgram)).toBe('true');
   });
@@ -328,10 +331,11 @@ describe('runStartup', () => {
     ]);
   });
 
-  it('R-4.14 a shopper list that cannot load leaves the session anonymous, and start-up goes on', async () => {
+  it('R-4.14 a sample shopper that cannot load leaves the session anonymous, and start-up goes on', async () => {
+    // Draws: entry 0.4 of the slice (its fetch fails); 0.9 → not anonymous; 0.5 → instant pay a.
     const h = harness('http://localhost:3000/cart', {
-      random: scriptedRandom(0.9, 0.5),
-      loadDaySlice: vi.fn(async () => {
+      random: scriptedRandom(0.4, 0.9, 0.5),
+      loadSampleShopper: vi.fn(async () => {
         throw new Error('offline');
       }),
     });

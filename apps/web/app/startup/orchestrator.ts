@@ -29,9 +29,9 @@ import {
   type QuerySwitches,
 } from './query-switches';
 import {
-  chooseFromSlice,
   chooseMonitoringUser,
   chooseShopperListKind,
+  chooseSliceIndex,
   fillIdentity,
   needsIdentity,
   readStoredIdentity,
@@ -40,6 +40,7 @@ import {
   type RandomSource,
 } from './sample-identity';
 import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
+import { daySliceSize } from './day-slice';
 import { effectivePersona, type PersonaShopper } from './persona';
 import { STARTUP_EXEMPT_PATH, type KeyValueStorage } from './storage-keys';
 import { applyVersionStorage, type VersionRecord } from './version';
@@ -65,11 +66,17 @@ export interface StartupEnvironment {
    * A rejection is reported through `warn` and the document's profile is used instead.
    */
   loadProfile: (key: string) => Promise<DeploymentProfile>;
+  /** How many shoppers each sample list holds (the build's lists, R-3.6). */
+  shopperListLengths: Readonly<Record<ShopperListKind, number>>;
   /**
-   * Loads the slice of one shopper list for a UTC day of the week (R-4.12: 0 is Sunday); called
-   * only when the stored identity is incomplete.
+   * Loads entry `index` of the slice of one shopper list for a UTC day of the week (R-4.12: 0
+   * is Sunday); called only when the stored identity is incomplete.
    */
-  loadDaySlice: (kind: ShopperListKind, utcDay: number) => Promise<readonly SampleShopper[]>;
+  loadSampleShopper: (
+    kind: ShopperListKind,
+    utcDay: number,
+    index: number,
+  ) => Promise<SampleShopper>;
   /**
    * Loads and starts the monitoring SDK with these options and user (set, or cleared when
    * anonymous). Not called when `webview` is present (R-1.1). A rejection is reported through
@@ -139,16 +146,18 @@ export async function runStartup(env: StartupEnvironment): Promise<StartupResult
     origin,
   );
 
-  // 3. Sample identity (R-4.10 … R-4.13); the day's slice of the list is loaded only when
-  // something is missing.
+  // 3. Sample identity (R-4.10 … R-4.13): an entry of the day's slice of the list is drawn and
+  // loaded only when something is missing.
   let identity: SampleShopper | null = readStoredIdentity(env.localStorage);
   let identityFilled: readonly IdentityField[] = [];
   let shopperList: ShopperListKind | null = null;
   if (needsIdentity(env.localStorage)) {
     const kind = chooseShopperListKind({ loyalty: switches.loyalty === true, random: env.random });
     try {
-      const slice = await env.loadDaySlice(kind, env.now.getUTCDay());
-      const filled = fillIdentity(env.localStorage, () => chooseFromSlice(slice, env.random));
+      const size = daySliceSize(env.shopperListLengths[kind]);
+      const index = chooseSliceIndex(size, env.random);
+      const shopper = await env.loadSampleShopper(kind, env.now.getUTCDay(), index);
+      const filled = fillIdentity(env.localStorage, () => shopper);
       identity = filled.identity;
       identityFilled = filled.filled;
       shopperList = kind;

@@ -44,14 +44,13 @@ export function chooseShopperListKind(options: {
   return SHOPPER_LIST_KINDS[pickIndex(SHOPPER_LIST_KINDS.length, options.random)] ?? 'standard';
 }
 
-/** R-4.12: a random entry of a day's slice of a list (day-slice.ts). */
-export function chooseFromSlice(
-  slice: readonly SampleShopper[],
-  random: RandomSource,
-): SampleShopper {
-  const shopper = slice[pickIndex(slice.length, random)];
-  if (shopper === undefined) throw new Error('The sample shopper list is empty');
-  return shopper;
+/**
+ * R-4.12: the position of a random entry in a day's slice of `size` entries (day-slice.ts); the
+ * browser then fetches that one entry (browser-startup.ts).
+ */
+export function chooseSliceIndex(size: number, random: RandomSource): number {
+  if (!(size >= 1)) throw new Error('The sample shopper list is empty');
+  return pickIndex(size, random);
 }
 
 /** R-4.11: lower-cased, first space replaced by a dot ("Mary Ann Lee" → "mary.ann lee"). */

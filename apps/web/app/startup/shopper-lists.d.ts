@@ -1,11 +1,16 @@
-// The shopper lists' day slices as the build writes them (build-plugins/shopper-day-slices.ts,
-// R-4.12).
-declare module 'virtual:shopper-day-slices' {
+// The committed sample shopper lists as the build hands them over (build-plugins/shopper-lists.ts).
+declare module 'virtual:shopper-list-lengths' {
+  import type { ShopperListKind } from '@showroom/contracts/shopper';
+
+  /** How many shoppers each list holds (R-3.6). */
+  const lengths: Readonly<Record<ShopperListKind, number>>;
+  export default lengths;
+}
+
+declare module 'virtual:shopper-lists' {
   import type { SampleShopper, ShopperListKind } from '@showroom/contracts/shopper';
 
-  /** The slice of `kind`'s list for a UTC day of the week (0 = Sunday), a chunk of its own. */
-  export function loadDaySlice(
-    kind: ShopperListKind,
-    utcDay: number,
-  ): Promise<readonly SampleShopper[]>;
+  /** The lists themselves: the server build only (app/lib/sample-shoppers.server.ts). */
+  const lists: Readonly<Record<ShopperListKind, readonly SampleShopper[]>>;
+  export default lists;
 }

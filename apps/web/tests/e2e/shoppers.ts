@@ -15,7 +15,7 @@ const DATA = path.resolve(
 const read = (file: string) =>
   JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as Shopper[];
 
-/** The committed sample shopper lists (data/shoppers); the browser loads one day's slice of one. */
+/** The committed sample shopper lists (data/shoppers); a browser fetches one entry of one. */
 export const shopperLists = { standard: read('standard.json'), loyalty: read('loyalty.json') };
 
 export const allShoppers: Shopper[] = [...shopperLists.standard, ...shopperLists.loyalty];
