@@ -8,13 +8,14 @@ export const CATALOG_CHUNK = 'catalog';
 
 /**
  * The modules whose static imports make up the shell: the client entry (React DOM, React
- * Router), the document (root.tsx) and the start-up layout every route but /scenarios sits under
- * (app/routes.ts).
+ * Router), the document (root.tsx), the start-up layout every page but /scenarios sits under
+ * and the default frame (navbar, page, footer) most of them do (app/routes.ts).
  */
 export const SHELL_ROOTS = [
   /\/entry\.client\.tsx$/,
   /\/app\/root\.tsx$/,
   /\/app\/layouts\/startup\.tsx$/,
+  /\/app\/layouts\/default\.tsx$/,
 ];
 /** The product page, and the other catalog pages whose shared code goes with it. */
 export const CATALOG_PAGE = /\/app\/routes\/product\.tsx$/;
