@@ -11,7 +11,8 @@
 //                                    "backendUrl":"https://api.mine.example.net"}}'
 //
 // Each entry is merged field by field over the profile of the same key (a new key adds a
-// profile, `null` as the whole entry removes one); the result is validated like the file.
+// profile, `null` as the whole entry removes one); the result is validated like the file
+// (profile-validation.ts does both, and checks a profile the browser fetches).
 //
 // Addresses (backendUrl, flagsUrl, intakeUrl, allowedTracingUrls) are absolute http(s) URLs or
 // paths on the page's own origin ("/api"); the web server proxies /api to the api, so the
