@@ -73,7 +73,7 @@ function ProfileEditForm({
   const values = withDraft(profileFormValues(profile), draft);
   const set = (field: ProfileField, value: string) => {
     setSaved(null);
-    save({ ...values, [field]: value });
+    save({ [field]: value });
   };
 
   const submit = async () => {

@@ -50,7 +50,7 @@ function SignUpForm() {
   const [password, setPassword] = useState('');
   const { errors, alert, busy: submitting, formRef, submit: send } = useAccountForm(API_FIELDS);
   const values: SignUpValues = { name: draft?.name ?? '', email: draft?.email ?? '', password };
-  const set = (field: 'name' | 'email', value: string) => save({ ...values, [field]: value });
+  const set = (field: 'name' | 'email', value: string) => save({ [field]: value });
 
   const submit = async () => {
     if (!client) return;

@@ -74,12 +74,8 @@ test.describe('accounts, profile, saved payment and loyalty: one persona (decisi
     expect(accountId).toMatch(/^acc_/);
     const rumSession = await rumSessionId(page);
 
-    // Profile: a new name and a shipping address. Here and on the card form the test types once
-    // start-up is done, as on /signup above: these forms keep their fields in React state, which
-    // starts empty when the page hydrates, so text typed before that is lost (a run under load
-    // typed the card first and saved none).
+    // Profile: a new name and a shipping address.
     await page.goto('/profile-edit');
-    await startupDone(page);
     const edit = page.getByTestId('profile-edit-form');
     await expect(edit.getByLabel('E-mail')).toHaveValue(email);
     await edit.getByLabel('Full name').fill('Ada King');
@@ -92,7 +88,6 @@ test.describe('accounts, profile, saved payment and loyalty: one persona (decisi
 
     // A saved card.
     await page.goto('/profile-payment');
-    await startupDone(page);
     const add = page.getByTestId('add-card-form');
     await add.getByLabel('Card number').fill('4242 4242 4242 4242');
     await add.getByLabel('Expiry (MM/YY)').fill(futureExpiry());

@@ -46,7 +46,9 @@ export function useFormDraft<F extends string>(form: string, fields: readonly F[
   const draft: Draft<F> | null = useMemo(() => parseDraft(raw, fields), [raw, fields]);
   const save = useCallback(
     (values: Partial<Record<string, unknown>>) => {
-      drafts().write(form, fields, values);
+      // Merged into the stored draft, so fields saved one after another in one turn all stay.
+      const stored = parseDraft(drafts().raw(form), fields);
+      drafts().write(form, fields, { ...stored, ...values });
       changed();
     },
     [form, fields],

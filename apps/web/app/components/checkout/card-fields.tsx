@@ -1,3 +1,4 @@
+import type { Dispatch, SetStateAction } from 'react';
 import {
   formatCardNumberInput,
   formatExpiryInput,
@@ -21,7 +22,8 @@ export function CardFields({
   errors: Partial<Record<CardField, string>>;
   disabled?: boolean;
   showSaveCard: boolean;
-  onChange(values: CardFormValues): void;
+  /** The form's state setter: each field merges into the latest values (see FormField). */
+  onChange: Dispatch<SetStateAction<CardFormValues>>;
 }) {
   return (
     <div className="card-fields" data-testid="card-fields">
@@ -35,9 +37,10 @@ export function CardFields({
         value={values.number}
         error={errors.number}
         disabled={disabled}
-        onChange={(event) =>
-          onChange({ ...values, number: formatCardNumberInput(event.target.value) })
-        }
+        onChange={(event) => {
+          const number = formatCardNumberInput(event.target.value);
+          onChange((current) => ({ ...current, number }));
+        }}
       />
       <FormField
         label="Expiry (MM/YY)"
@@ -48,7 +51,10 @@ export function CardFields({
         value={values.expiry}
         error={errors.expiry}
         disabled={disabled}
-        onChange={(event) => onChange({ ...values, expiry: formatExpiryInput(event.target.value) })}
+        onChange={(event) => {
+          const expiry = formatExpiryInput(event.target.value);
+          onChange((current) => ({ ...current, expiry }));
+        }}
       />
       <FormField
         label="Security code (CVC)"
@@ -60,9 +66,10 @@ export function CardFields({
         value={values.cvc}
         error={errors.cvc}
         disabled={disabled}
-        onChange={(event) =>
-          onChange({ ...values, cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })
-        }
+        onChange={(event) => {
+          const cvc = event.target.value.replace(/\D/g, '').slice(0, 4);
+          onChange((current) => ({ ...current, cvc }));
+        }}
       />
       {showSaveCard ? (
         <label className="checkbox card-fields__save">
@@ -71,7 +78,10 @@ export function CardFields({
             name="saveCard"
             checked={values.saveCard}
             disabled={disabled}
-            onChange={(event) => onChange({ ...values, saveCard: event.target.checked })}
+            onChange={(event) => {
+              const saveCard = event.target.checked;
+              onChange((current) => ({ ...current, saveCard }));
+            }}
           />{' '}
           Save this card for next time
         </label>

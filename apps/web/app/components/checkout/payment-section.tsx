@@ -1,3 +1,4 @@
+import type { Dispatch, SetStateAction } from 'react';
 import { brandLabel } from '../../checkout/card-form';
 import type { FieldErrors } from '../../checkout/checkout-errors';
 import type { PaymentMethod } from '@showroom/contracts/payments';
@@ -26,7 +27,7 @@ export function PaymentSection({
   errors: FieldErrors;
   disabled: boolean;
   onPayment(choice: PaymentChoice): void;
-  onCard(values: CardFormValues): void;
+  onCard: Dispatch<SetStateAction<CardFormValues>>;
 }) {
   const cardErrors = {
     number: errors[CARD_ERROR_KEYS.number],
