@@ -47,8 +47,7 @@ export function useFormDraft<F extends string>(form: string, fields: readonly F[
   const save = useCallback(
     (values: Partial<Record<string, unknown>>) => {
       // Merged into the stored draft, so fields saved one after another in one turn all stay.
-      const stored = parseDraft(drafts().raw(form), fields);
-      drafts().write(form, fields, { ...stored, ...values });
+      drafts().write(form, fields, { ...drafts().read(form, fields), ...values });
       changed();
     },
     [form, fields],
