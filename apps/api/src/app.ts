@@ -5,7 +5,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { dataGenerationsOf } from './db/data-generation.js';
 import type { DatabaseHandle } from './db/database.js';
 import { frameworkErrors, registerErrorHandlers } from './http/error-handler.js';
 import { registerNulCheck } from './http/nul-characters.js';
@@ -233,15 +232,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
   });
 
-  // First of the app's hooks: reads kept in memory see every commit made before the request
-  // arrived, by this api or another process (db/data-generation.ts; SQLite only).
-  const generations = dataGenerationsOf(options.database.db);
-  if (generations) {
-    app.addHook('onRequest', (_request, _reply, done) => {
-      generations.requestArrived();
-      done();
-    });
-  }
   app.addSchema(ErrorResponseSchema);
   registerErrorHandlers(app);
   registerNulCheck(app);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -11,11 +14,14 @@ import { createCatalogRepository } from '../modules/catalog/repository.js';
 import {
   createGenerationCache,
   dataGenerationOf,
-  dataGenerationsOf,
+  sqliteDataGenerations,
   writtenTables,
   type DataGeneration,
 } from './data-generation.js';
 import { Sqlite } from './sqlite-driver.js';
+
+/** Waits for the next turn of the event loop (its check phase). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('createGenerationCache', () => {
   const counter = () => {
@@ -69,6 +75,82 @@ describe('createGenerationCache', () => {
   });
 });
 
+describe('sqliteDataGenerations', () => {
+  /** A database file, a connection whose data_version reads are counted, and a second one. */
+  const openPair = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-generation-'));
+    const file = path.join(dir, 'data.db');
+    const here = new Sqlite(file);
+    here.pragma('journal_mode = WAL');
+    here.exec('create table items (id integer primary key)');
+    const reads = { count: 0 };
+    const counted = {
+      prepare(source: string) {
+        const statement = here.prepare(source);
+        if (!source.includes('data_version')) return statement;
+        return {
+          pluck: () => {
+            const plucked = statement.pluck();
+            return {
+              get: () => {
+                reads.count += 1;
+                return plucked.get();
+              },
+            };
+          },
+        };
+      },
+      get inTransaction() {
+        return here.inTransaction;
+      },
+    } as unknown as Parameters<typeof sqliteDataGenerations>[0];
+    const other = new Sqlite(file);
+    return {
+      generations: sqliteDataGenerations(counted),
+      reads,
+      writeElsewhere: () => other.exec('insert into items default values'),
+      close() {
+        other.close();
+        here.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  };
+
+  it('reads data_version once per turn of the event loop, however many reads ask', async () => {
+    const pair = openPair();
+    try {
+      const generation = pair.generations.of(['items']);
+      const after = pair.reads.count;
+      for (let i = 0; i < 50; i++) generation();
+      expect(pair.reads.count).toBe(after + 1);
+      await nextTurn();
+      const before = pair.reads.count;
+      generation();
+      generation();
+      expect(pair.reads.count).toBe(before + 1);
+    } finally {
+      pair.close();
+    }
+  });
+
+  it("moves at the next turn after another connection's commit, and holds within a turn", async () => {
+    const pair = openPair();
+    try {
+      const generation = pair.generations.of(['items']);
+      await nextTurn();
+      const first = generation();
+      pair.writeElsewhere();
+      // The same turn answers what its first read saw.
+      expect(generation()).toBe(first);
+      await nextTurn();
+      expect(generation()).toBeGreaterThan(first);
+    } finally {
+      pair.close();
+    }
+  });
+});
+
 describe('writtenTables', () => {
   it('names the table an insert, update or delete writes, and nothing for raw SQL', async () => {
     const testDb = await createTestDatabase();
@@ -105,7 +187,11 @@ describe('the data generation and the api caches over a real database', () => {
   let app: FastifyInstance;
   const sqliteFile = () => testDb.database.location;
 
-  /** A write from another connection to the same database, as another process makes it. */
+  /**
+   * A write from another connection to the same database, as another process makes it. A
+   * request after it arrives in a later turn of the event loop, as one sent over a socket does
+   * (the api reads SQLite's data_version once per turn, db/data-generation.ts).
+   */
   const writeElsewhere = async (statement: string) => {
     if (testDb.database.kind === 'sqlite') {
       const other = new Sqlite(sqliteFile());
@@ -114,6 +200,7 @@ describe('the data generation and the api caches over a real database', () => {
       } finally {
         other.close();
       }
+      await nextTurn();
       return;
     }
     const client = new pg.Client({ connectionString: testDb.serverEnv.DATABASE_URL });
@@ -283,7 +370,7 @@ describe('the data generation and the api caches over a real database', () => {
       await trx.updateTable('products').set({ stock: 5 }).where('id', '=', 10).execute();
     });
     await begun;
-    dataGenerationsOf(db)?.requestArrived();
+    await nextTurn();
     const read = catalog.findProduct(10);
     await writeElsewhere('update products set stock = 8 where id = 1');
     release();
@@ -314,8 +401,6 @@ describe('the data generation and the api caches over a real database', () => {
     await writeElsewhere(
       `update flag_configurations set created_at = ${before + 1000} where id = 'current'`,
     );
-    // No request here: the next turn of the event loop reads SQLite's data_version again.
-    await new Promise((resolve) => setImmediate(resolve));
     expect((await flags.getConfiguration())?.createdAt).toBe(before + 1000);
   });
 });
