@@ -24,7 +24,10 @@ export function judge(row) {
 
 function format(number, unit) {
   if (!Number.isFinite(number)) return '–';
-  if (unit === 'score' || unit === 'ratio') return number.toFixed(2);
+  if (unit === 'score') return number.toFixed(2);
+  // Three decimals below 1, so a ratio just under its budget (0.347 against 0.35) does not
+  // print as the budget itself.
+  if (unit === 'ratio') return number.toFixed(Math.abs(number) < 1 ? 3 : 2);
   if (unit === 'CLS') return number.toFixed(3);
   if (Math.abs(number) >= 1000) return Math.round(number).toLocaleString('en-US');
   if (Math.abs(number) >= 100) return number.toFixed(0);
