@@ -188,9 +188,9 @@ describe('the data generation and the api caches over a real database', () => {
   const sqliteFile = () => testDb.database.location;
 
   /**
-   * A write from another connection to the same database, as another process makes it. A
-   * request after it arrives in a later turn of the event loop, as one sent over a socket does
-   * (the api reads SQLite's data_version once per turn, db/data-generation.ts).
+   * A write from another connection to the same database, as another process makes it; then
+   * the next turn of the event loop, from which the api sees it (it reads SQLite's
+   * data_version once per turn, db/data-generation.ts).
    */
   const writeElsewhere = async (statement: string) => {
     if (testDb.database.kind === 'sqlite') {
@@ -267,10 +267,9 @@ describe('the data generation and the api caches over a real database', () => {
       const afterRaw = products();
       expect(afterRaw).toBeGreaterThan(afterOwnWrite);
 
-      // Another process's commit is seen from the next turn of the event loop, or the next
-      // request: one read of SQLite's data_version serves the rest of a turn.
+      // Another process's commit is seen from the next turn of the event loop (writeElsewhere
+      // waits for it): one read of SQLite's data_version serves the rest of a turn.
       await writeElsewhere("update departments set position = 7 where slug = 'empty'");
-      await new Promise((resolve) => setImmediate(resolve));
       expect(products()).toBeGreaterThan(afterRaw);
     },
   );

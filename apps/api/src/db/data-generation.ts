@@ -26,10 +26,10 @@ export interface DataGenerations {
  * file and an fstat), about 2.3 µs alone and more than the rest of a cached read; read once per
  * request it cost GET /products/{id} about a third of its rate (decision 021). So it is read
  * once per turn of the event loop, by the first generation asked in the turn, and its answer
- * is forgotten in the turn's check phase: a request sees every commit made before the turn
- * that handles it began (a client that learnt of another process's commit before sending
- * sees it), and a commit made during a turn is seen from the next one. While a transaction of
- * this connection is open the pragma is not read and nothing counts as unchanged.
+ * is forgotten in the turn's check phase: a request sees every commit made before that first
+ * read of the turn that handles it, and a commit made after it is seen from the next turn, so
+ * another process's commit is at most one turn late. While a transaction of this connection is
+ * open the pragma is not read and nothing counts as unchanged.
  */
 export function sqliteDataGenerations(
   database: BetterSqlite3.Database,
