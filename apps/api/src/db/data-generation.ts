@@ -155,12 +155,7 @@ export function dataGenerationOf(
   db: object,
   tables: readonly string[],
 ): DataGeneration | undefined {
-  return dataGenerationsOf(db)?.of(tables);
-}
-
-/** `db`'s generations, or undefined where none are known (PostgreSQL). */
-function dataGenerationsOf(db: object): DataGenerations | undefined {
-  return registered.get(db);
+  return registered.get(db)?.of(tables);
 }
 
 /**
