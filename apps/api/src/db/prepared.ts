@@ -34,24 +34,42 @@ export function prepareRowsStatement<DB, Row extends object, R>(
   return (executor, rows) => {
     let template = templates.get(rows.length);
     if (template === undefined) {
-      template = compileTemplate(rows.length * columns.length, (placeholders) =>
-        build(
-          rows.map(
-            (_row, r) =>
-              Object.fromEntries(
-                columns.map((column, c) => [column, placeholders[r * columns.length + c]]),
-              ) as Row,
-          ),
-        ),
-      );
+      template = compileRowsTemplate(columns, rows.length, build);
       templates.set(rows.length, template);
     }
-    const values: unknown[] = [];
-    for (const row of rows) {
-      for (const column of columns) values.push(row[column]);
-    }
-    return executor.executeQuery<R>(template.bind(values));
+    return executor.executeQuery<R>(template.bind(rowValues(columns, rows)));
   };
+}
+
+/** Compiles `build` over `count` rows whose `columns` are placeholders. */
+function compileRowsTemplate<Row extends object, R>(
+  columns: readonly (keyof Row & string)[],
+  count: number,
+  build: (rows: Row[]) => Compilable<R>,
+): Template<R> {
+  return compileTemplate(count * columns.length, (placeholders) =>
+    build(
+      Array.from(
+        { length: count },
+        (_row, r) =>
+          Object.fromEntries(
+            columns.map((column, c) => [column, placeholders[r * columns.length + c]]),
+          ) as Row,
+      ),
+    ),
+  );
+}
+
+/** The rows' values in template order: row by row, `columns` in order. */
+function rowValues<Row extends object>(
+  columns: readonly (keyof Row & string)[],
+  rows: readonly Row[],
+): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) {
+    for (const column of columns) values.push(row[column]);
+  }
+  return values;
 }
 
 interface Template<R> {
@@ -93,8 +111,19 @@ class Placeholder {
 export function prepareSharedQuery<DB, Args extends unknown[], R>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
 ): (executor: Kysely<DB>, ...args: Args) => Promise<R[]> {
+  const statement = prepareSharedStatement(build);
+  return async (executor, ...args) => (await statement(executor, ...args)).rows;
+}
+
+/**
+ * prepareSharedQuery for a write: answers the statement's whole result, whose
+ * `numAffectedRows` tells an update that found its row from one that did not.
+ */
+export function prepareSharedStatement<DB, Args extends unknown[], R>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
+): (executor: Kysely<DB>, ...args: Args) => Promise<QueryResult<R>> {
   const templates = new WeakMap<object, Template<R>>();
-  return async (executor, ...args) => {
+  return (executor, ...args) => {
     const adapter = executor.getExecutor().adapter;
     let template = templates.get(adapter);
     if (template === undefined) {
@@ -103,7 +132,43 @@ export function prepareSharedQuery<DB, Args extends unknown[], R>(
       );
       templates.set(adapter, template);
     }
-    const result = await executor.executeQuery<R>(template.bind(args));
-    return result.rows;
+    return executor.executeQuery<R>(template.bind(args));
   };
+}
+
+/**
+ * prepareRowsStatement for repositories made per transaction: compiled once per dialect and
+ * row count, on the executor it is given.
+ */
+export function prepareSharedRowsStatement<DB, Row extends object, R>(
+  columns: readonly (keyof Row & string)[],
+  build: (db: Kysely<DB>, rows: Row[]) => Compilable<R>,
+): (executor: Kysely<DB>, rows: readonly Row[]) => Promise<QueryResult<R>> {
+  const templates = new WeakMap<object, Map<number, Template<R>>>();
+  return (executor, rows) => {
+    const adapter = executor.getExecutor().adapter;
+    let byCount = templates.get(adapter);
+    if (byCount === undefined) {
+      byCount = new Map();
+      templates.set(adapter, byCount);
+    }
+    let template = byCount.get(rows.length);
+    if (template === undefined) {
+      template = compileRowsTemplate(columns, rows.length, (placeholderRows) =>
+        build(executor, placeholderRows),
+      );
+      byCount.set(rows.length, template);
+    }
+    return executor.executeQuery<R>(template.bind(rowValues(columns, rows)));
+  };
+}
+
+/**
+ * A rows statement's columns, written `{ column: true }` for each column of `Row`: the
+ * compiler then checks that none is missing, as a plain list would not.
+ */
+export function columnsOf<Row extends object>(
+  columns: Record<keyof Row & string, true>,
+): (keyof Row & string)[] {
+  return Object.keys(columns) as (keyof Row & string)[];
 }

@@ -3,7 +3,7 @@ import { MAX_LINE_QUANTITY } from '@showroom/contracts/cart-limits';
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
-import { prepareSharedQuery } from '../../db/prepared.js';
+import { prepareSharedQuery, prepareSharedStatement } from '../../db/prepared.js';
 import type { RequestSpan } from '../../http/request-tracing.js';
 import { randomId } from '../session/random-id.js';
 
@@ -83,6 +83,12 @@ const lockedLinesOfSession = prepareSharedQuery((db: Kysely<Database>, sessionId
   const query = linesQueryOn(db, sessionId).orderBy('cl.created_at').orderBy('cl.id');
   return isPostgres(db) ? query.forUpdate('cl') : query;
 });
+
+/** One line of the session's cart, removed (checkout removes the lines it sold), compiled once. */
+const removeLine = prepareSharedStatement(
+  (db: Kysely<Database>, sessionId: string, lineId: string) =>
+    db.deleteFrom('cart_lines').where('session_id', '=', sessionId).where('id', '=', lineId),
+);
 
 /** Cart lines of one session at a time; pass a transaction to take part in one. */
 export function createCartRepository(db: Kysely<Database>) {
@@ -278,12 +284,7 @@ export function createCartRepository(db: Kysely<Database>) {
 
     /** Removes these lines (the ones an order took); lines added since stay in the cart. */
     async removeLines(sessionId: string, lineIds: string[]): Promise<void> {
-      if (lineIds.length === 0) return;
-      await db
-        .deleteFrom('cart_lines')
-        .where('session_id', '=', sessionId)
-        .where('id', 'in', lineIds)
-        .execute();
+      for (const lineId of lineIds) await removeLine(db, sessionId, lineId);
     },
 
     async clear(sessionId: string): Promise<void> {

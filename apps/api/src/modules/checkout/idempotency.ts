@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { prepareSharedQuery, prepareSharedStatement } from '../../db/prepared.js';
 
 /**
  * JSON with object keys sorted at every level, so two equal requests give equal text whatever
@@ -32,6 +33,45 @@ export interface StoredIdempotentResult {
   body: string | null;
 }
 
+// Every order with an Idempotency-Key runs these: compiled once (db/prepared.ts).
+const claimKey = prepareSharedStatement(
+  (
+    db: Kysely<Database>,
+    sessionId: string,
+    key: string,
+    fingerprint: string,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        session_id: sessionId,
+        key,
+        request_fingerprint: fingerprint,
+        status_code: null,
+        response_body: null,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.columns(['session_id', 'key']).doNothing()),
+);
+
+const storedResult = prepareSharedQuery((db: Kysely<Database>, sessionId: string, key: string) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['request_fingerprint', 'status_code', 'response_body'])
+    .where('session_id', '=', sessionId)
+    .where('key', '=', key),
+);
+
+const completeKey = prepareSharedStatement(
+  (db: Kysely<Database>, sessionId: string, key: string, statusCode: number, body: string) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ status_code: statusCode, response_body: body })
+      .where('session_id', '=', sessionId)
+      .where('key', '=', key),
+);
+
 export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
 
 /** Idempotency keys per session; use inside the transaction that does the work. */
@@ -43,28 +83,12 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
      * ends, so two retries racing each other cannot both place an order.
      */
     async claim(sessionId: string, key: string, fingerprint: string, now: Date): Promise<boolean> {
-      const result = await db
-        .insertInto('idempotency_keys')
-        .values({
-          session_id: sessionId,
-          key,
-          request_fingerprint: fingerprint,
-          status_code: null,
-          response_body: null,
-          created_at: now.toISOString(),
-        })
-        .onConflict((oc) => oc.columns(['session_id', 'key']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+      const result = await claimKey(db, sessionId, key, fingerprint, now.toISOString());
+      return Number(result.numAffectedRows ?? 0n) > 0;
     },
 
     async find(sessionId: string, key: string): Promise<StoredIdempotentResult | undefined> {
-      const row = await db
-        .selectFrom('idempotency_keys')
-        .select(['request_fingerprint', 'status_code', 'response_body'])
-        .where('session_id', '=', sessionId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const [row] = await storedResult(db, sessionId, key);
       return row
         ? {
             fingerprint: row.request_fingerprint,
@@ -80,12 +104,7 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       statusCode: number,
       body: unknown,
     ): Promise<void> {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ status_code: statusCode, response_body: JSON.stringify(body) })
-        .where('session_id', '=', sessionId)
-        .where('key', '=', key)
-        .execute();
+      await completeKey(db, sessionId, key, statusCode, JSON.stringify(body));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { BrowserFamily } from '@showroom/contracts/browser-family';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { prepareSharedStatement } from '../../db/prepared.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
 import type { RequestSpan } from '../../http/request-tracing.js';
 import { CURRENCY, priceCart } from '../cart/pricing.js';
@@ -268,6 +269,25 @@ async function paymentSource(
   return { kind: 'token', token: method.token, brand: method.brand, last4: method.last4 };
 }
 
+// Each order takes stock once per line: compiled once (db/prepared.ts).
+const takeProductStock = prepareSharedStatement(
+  (db: Kysely<Database>, productId: number, quantity: number) =>
+    db
+      .updateTable('products')
+      .set((eb) => ({ stock: eb('stock', '-', quantity) }))
+      .where('id', '=', productId)
+      .where('stock', '>=', quantity),
+);
+
+const takeSpecialEditionStock = prepareSharedStatement(
+  (db: Kysely<Database>, productId: number, quantity: number) =>
+    db
+      .updateTable('special_editions')
+      .set((eb) => ({ stock: eb('stock', '-', quantity) }))
+      .where('product_id', '=', productId)
+      .where('stock', '>=', quantity),
+);
+
 /**
  * Takes the stock for every line with a conditional update (`stock = stock - q where
  * stock >= q`): on PostgreSQL a concurrent order waits for the row lock and re-checks the
@@ -280,21 +300,9 @@ async function takeStock(trx: Transaction<Database>, lines: CartLineRecord[]): P
     (a, b) => a.productId - b.productId || a.edition.localeCompare(b.edition),
   );
   for (const line of ordered) {
-    const result =
-      line.edition === 'special'
-        ? await trx
-            .updateTable('special_editions')
-            .set((eb) => ({ stock: eb('stock', '-', line.quantity) }))
-            .where('product_id', '=', line.productId)
-            .where('stock', '>=', line.quantity)
-            .executeTakeFirst()
-        : await trx
-            .updateTable('products')
-            .set((eb) => ({ stock: eb('stock', '-', line.quantity) }))
-            .where('id', '=', line.productId)
-            .where('stock', '>=', line.quantity)
-            .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
+    const take = line.edition === 'special' ? takeSpecialEditionStock : takeProductStock;
+    const result = await take(trx, line.productId, line.quantity);
+    if (Number(result.numAffectedRows ?? 0n) !== 1) {
       const stock = await currentStock(trx, line);
       throw outOfStock({ name: line.name, stock }, { field: `lines.${line.id}` });
     }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { prepareSharedQuery, prepareSharedStatement } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import {
@@ -115,6 +116,35 @@ export function createLoyalty(db: Kysely<Database>) {
 
 export type Loyalty = ReturnType<typeof createLoyalty>;
 
+// Every order of a member runs these: compiled once (db/prepared.ts).
+const membershipPointsOf = prepareSharedQuery((db: Kysely<Database>, ownerId: string) =>
+  db.selectFrom('loyalty_memberships').select(['id', 'points']).where('session_id', '=', ownerId),
+);
+
+const setMembershipPoints = prepareSharedStatement(
+  (db: Kysely<Database>, membershipId: string, points: number) =>
+    db.updateTable('loyalty_memberships').set({ points }).where('id', '=', membershipId),
+);
+
+const addOrderPoints = prepareSharedStatement(
+  (
+    db: Kysely<Database>,
+    id: string,
+    membershipId: string,
+    points: number,
+    orderId: string,
+    createdAt: string,
+  ) =>
+    db.insertInto('loyalty_points').values({
+      id,
+      membership_id: membershipId,
+      points,
+      reason: 'order',
+      order_id: orderId,
+      created_at: createdAt,
+    }),
+);
+
 /** Part of placing an order: a member of the owner earns the order's points (same transaction). */
 export async function earnOrderPoints(
   trx: Transaction<Database>,
@@ -123,29 +153,11 @@ export async function earnOrderPoints(
   totalCents: number,
   now: Date,
 ): Promise<void> {
-  const membership = await trx
-    .selectFrom('loyalty_memberships')
-    .select(['id', 'points'])
-    .where('session_id', '=', ownerId)
-    .executeTakeFirst();
+  const [membership] = await membershipPointsOf(trx, ownerId);
   const points = loyaltyPointsFor(totalCents);
   if (!membership || points === 0) return;
-  await trx
-    .updateTable('loyalty_memberships')
-    .set({ points: Number(membership.points) + points })
-    .where('id', '=', membership.id)
-    .execute();
-  await trx
-    .insertInto('loyalty_points')
-    .values({
-      id: randomId('lp'),
-      membership_id: membership.id,
-      points,
-      reason: 'order',
-      order_id: orderId,
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await setMembershipPoints(trx, membership.id, Number(membership.points) + points);
+  await addOrderPoints(trx, randomId('lp'), membership.id, points, orderId, now.toISOString());
 }
 
 /** A calendar date (YYYY-MM-DD) that exists and is before today. */

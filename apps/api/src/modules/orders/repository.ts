@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { columnsOf, prepareSharedRowsStatement } from '../../db/prepared.js';
 import type { Database, OrderLineTable, OrderTable } from '../../db/schema.js';
 import { randomId } from '../session/random-id.js';
 import type { Order } from '@showroom/contracts/orders';
@@ -12,6 +13,49 @@ export interface NewOrder {
   sessionId: string;
   shopperId: string | null;
 }
+
+// Every order writes these: compiled once per dialect (and line count), db/prepared.ts.
+const insertOrderRows = prepareSharedRowsStatement<Database, OrderTable, unknown>(
+  columnsOf<OrderTable>({
+    id: true,
+    session_id: true,
+    shopper_id: true,
+    status: true,
+    currency: true,
+    subtotal_cents: true,
+    discount_cents: true,
+    shipping_cents: true,
+    total_cents: true,
+    shipping_name: true,
+    shipping_email: true,
+    shipping_address1: true,
+    shipping_address2: true,
+    shipping_city: true,
+    shipping_postal_code: true,
+    shipping_country: true,
+    card_brand: true,
+    card_last4: true,
+    instant_pay_variant: true,
+    checkout_flow: true,
+    created_at: true,
+  }),
+  (db, rows) => db.insertInto('orders').values(rows),
+);
+
+const insertOrderLineRows = prepareSharedRowsStatement<Database, OrderLineTable, unknown>(
+  columnsOf<OrderLineTable>({
+    id: true,
+    order_id: true,
+    position: true,
+    product_id: true,
+    edition: true,
+    name: true,
+    unit_price_cents: true,
+    quantity: true,
+    line_total_cents: true,
+  }),
+  (db, rows) => db.insertInto('order_lines').values(rows),
+);
 
 export type OrdersRepository = ReturnType<typeof createOrdersRepository>;
 
@@ -40,9 +84,8 @@ export function createOrdersRepository(db: Kysely<Database>) {
 
   return {
     async insert({ order, sessionId, shopperId }: NewOrder): Promise<void> {
-      await db
-        .insertInto('orders')
-        .values({
+      await insertOrderRows(db, [
+        {
           id: order.id,
           session_id: sessionId,
           shopper_id: shopperId,
@@ -64,24 +107,22 @@ export function createOrdersRepository(db: Kysely<Database>) {
           instant_pay_variant: order.instantPayVariant,
           checkout_flow: order.checkoutFlow,
           created_at: order.createdAt,
-        })
-        .execute();
-      await db
-        .insertInto('order_lines')
-        .values(
-          order.lines.map((line, position) => ({
-            id: randomId('ol'),
-            order_id: order.id,
-            position,
-            product_id: line.productId,
-            edition: line.edition,
-            name: line.name,
-            unit_price_cents: line.unitPriceCents,
-            quantity: line.quantity,
-            line_total_cents: line.lineTotalCents,
-          })),
-        )
-        .execute();
+        },
+      ]);
+      await insertOrderLineRows(
+        db,
+        order.lines.map((line, position) => ({
+          id: randomId('ol'),
+          order_id: order.id,
+          position,
+          product_id: line.productId,
+          edition: line.edition,
+          name: line.name,
+          unit_price_cents: line.unitPriceCents,
+          quantity: line.quantity,
+          line_total_cents: line.lineTotalCents,
+        })),
+      );
     },
 
     /** The session's latest orders, newest first. */

@@ -1,6 +1,7 @@
 import { toCardBrand, type CardBrand } from '@showroom/contracts/card-brand';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { columnsOf, prepareSharedRowsStatement } from '../../db/prepared.js';
+import type { Database, PaymentTable } from '../../db/schema.js';
 import { randomId } from '../session/random-id.js';
 import type { CardToken } from './gateway.js';
 
@@ -26,6 +27,24 @@ export interface PaymentRecord {
   cardLast4: string;
   gatewayChargeId: string;
 }
+
+// Every order writes one: compiled once per dialect (db/prepared.ts).
+const insertPaymentRows = prepareSharedRowsStatement<Database, PaymentTable, unknown>(
+  columnsOf<PaymentTable>({
+    id: true,
+    order_id: true,
+    session_id: true,
+    amount_cents: true,
+    currency: true,
+    status: true,
+    method: true,
+    card_brand: true,
+    card_last4: true,
+    gateway_charge_id: true,
+    created_at: true,
+  }),
+  (db, rows) => db.insertInto('payments').values(rows),
+);
 
 export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
 
@@ -137,9 +156,8 @@ export function createPaymentsRepository(db: Kysely<Database>) {
 
     async recordPayment(payment: PaymentRecord, now: Date): Promise<string> {
       const id = randomId('pay');
-      await db
-        .insertInto('payments')
-        .values({
+      await insertPaymentRows(db, [
+        {
           id,
           order_id: payment.orderId,
           session_id: payment.sessionId,
@@ -151,8 +169,8 @@ export function createPaymentsRepository(db: Kysely<Database>) {
           card_last4: payment.cardLast4,
           gateway_charge_id: payment.gatewayChargeId,
           created_at: now.toISOString(),
-        })
-        .execute();
+        },
+      ]);
       return id;
     },
   };
