@@ -35,13 +35,7 @@ export interface StoredIdempotentResult {
 
 // Every order with an Idempotency-Key runs these: compiled once (db/prepared.ts).
 const claimKey = prepareSharedStatement(
-  (
-    db: Kysely<Database>,
-    sessionId: string,
-    key: string,
-    fingerprint: string,
-    createdAt: string,
-  ) =>
+  (db: Kysely<Database>, sessionId: string, key: string, fingerprint: string, createdAt: string) =>
     db
       .insertInto('idempotency_keys')
       .values({
