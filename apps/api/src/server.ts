@@ -27,6 +27,15 @@ async function main(): Promise<void> {
       if (logTo.log) logTo.log.warn({ err }, 'database: a connection failed');
       else console.error(`database: a connection failed: ${err.message}`);
     },
+    // SQLite: WAL checkpoints off the request path; if that process ends, the api's own
+    // connection checkpoints again, as SQLite does by default.
+    walCheckpointer: {
+      onExit: (detail) => {
+        const message = `database: the WAL checkpointer ${detail}; the api checkpoints by itself`;
+        if (logTo.log) logTo.log.warn({ checkpointer: detail }, message);
+        else console.error(message);
+      },
+    },
   });
   await migrateToLatest(database.db);
   const seeded = await seedCatalog(database.db, await readCatalogSeed());

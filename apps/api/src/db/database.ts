@@ -6,6 +6,13 @@ import type { Database } from './schema.js';
 import { registerDataGenerations, sqliteDataGenerations } from './data-generation.js';
 import { createSqliteDialect } from './sqlite-dialect.js';
 import { Sqlite } from './sqlite-driver.js';
+import {
+  CHECKPOINTER_SAFETY_PAGES,
+  OWN_CHECKPOINT_PAGES,
+  startWalCheckpointer,
+  type WalCheckpointer,
+  type WalCheckpointerOptions,
+} from './wal-checkpointer.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -14,6 +21,8 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Where the data lives, for logs: a file path or a redacted connection string. */
   location: string;
+  /** SQLite with `walCheckpointer`: the process that checkpoints the file. */
+  checkpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
@@ -31,6 +40,11 @@ export interface DatabaseOptions {
    * without a listener pg's 'error' event would end the process. Default: a line on stderr.
    */
   onConnectionError?: (err: Error) => void;
+  /**
+   * SQLite: checkpoint the WAL from a process of its own (db/wal-checkpointer.ts), as the
+   * server does; tests leave it off unless they test it.
+   */
+  walCheckpointer?: WalCheckpointerOptions;
 }
 
 /** PostgreSQL: a new connection gives up after this long (the request answers 503). */
@@ -75,7 +89,31 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const generations = sqliteDataGenerations(sqlite);
   const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite, generations.wrote) });
   registerDataGenerations(db, generations);
-  return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
+  if (!options.walCheckpointer) {
+    return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
+  }
+  const { onExit } = options.walCheckpointer;
+  let open = true;
+  sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINTER_SAFETY_PAGES}`);
+  const checkpointer = startWalCheckpointer(file, {
+    ...options.walCheckpointer,
+    onExit: (detail) => {
+      // Without it the connection checkpoints by itself again, as SQLite does by default.
+      if (open) sqlite.pragma(`wal_autocheckpoint = ${OWN_CHECKPOINT_PAGES}`);
+      onExit?.(detail);
+    },
+  });
+  return {
+    db,
+    kind: 'sqlite',
+    location: file,
+    checkpointer,
+    close: async () => {
+      await checkpointer.stop();
+      open = false;
+      await db.destroy();
+    },
+  };
 }
 
 /** A cheap round trip that proves the database answers. */
