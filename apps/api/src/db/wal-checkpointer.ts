@@ -76,7 +76,15 @@ export function startWalCheckpointer(
   if (onCheckpoint) child.on('message', (report) => onCheckpoint(report as CheckpointReport));
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
+    // It could not be started (no exit follows): the same as ending by itself. Later errors
+    // (a signal or message that could not be sent) change nothing: 'close' tells the end.
+    child.on('error', (error) => {
+      if (child.pid !== undefined) return;
+      if (!stopping) onExit?.(`could not start: ${error.message}`);
+      resolve();
+    });
+    // 'close', not 'exit': its stderr has been read to the end.
+    child.once('close', (code, signal) => {
       if (!stopping)
         onExit?.(`exited with ${signal ?? `code ${code}`}${stderr ? `: ${stderr.trim()}` : ''}`);
       resolve();
