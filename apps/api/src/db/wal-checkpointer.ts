@@ -77,14 +77,15 @@ export function startWalCheckpointer(
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
     // It could not be started (no exit follows): the same as ending by itself. Later errors
-    // (a signal or message that could not be sent) change nothing: 'close' tells the end.
+    // (a signal or message that could not be sent) change nothing: 'exit' tells the end.
     child.on('error', (error) => {
       if (child.pid !== undefined) return;
       if (!stopping) onExit?.(`could not start: ${error.message}`);
       resolve();
     });
-    // 'close', not 'exit': its stderr has been read to the end.
-    child.once('close', (code, signal) => {
+    // On 'exit', with the stderr read so far: after the api's disconnect, Node 20 emitted no
+    // 'close' for a process that had exited (seen with a bare fork as well).
+    child.once('exit', (code, signal) => {
       if (!stopping)
         onExit?.(`exited with ${signal ?? `code ${code}`}${stderr ? `: ${stderr.trim()}` : ''}`);
       resolve();
