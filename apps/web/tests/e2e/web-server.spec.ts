@@ -53,6 +53,9 @@ test.describe('the web server on its own', () => {
       await expect(page.getByText(/The shop api could not be reached/)).toBeVisible();
       expect(await response?.text()).not.toMatch(/at .+\.js:\d+/);
     } finally {
+      // The page first: its scripts' requests to a server being stopped would fail in its
+      // console (ERR_CONNECTION_RESET, REFUSED) after the test.
+      await page.close();
       server.child.kill('SIGTERM');
       expect(
         await server.exited,
