@@ -54,7 +54,7 @@ const MISSED = {
 function intakeOnThisMachine(row, helloSamples) {
   const hello = summarize(helloSamples).median;
   const ratio = summarize(row.ratio.samples).median;
-  return ` This budget is not a ratio, so it follows the machine: here the Fastify hello answered ${Math.round(hello).toLocaleString('en-US')} req/s (median) and the intake stored ${ratio.toFixed(2)} × that; the run at 03846b7 (November 28), on a machine whose hello answered 77,366 req/s, stored 52,391 events/s with the same write path (0.77 × hello, met).`;
+  return ` This budget is not a ratio, so it follows the machine: here the Fastify hello answered ${Math.round(hello).toLocaleString('en-US')} req/s (median) and the intake stored ${ratio.toFixed(2)} × that; the run at 03846b7 (November 28), on a machine whose hello answered 77,366 req/s, stored 52,391 events/s (0.77 × hello, met); the WAL checkpointer process added since (decision 025) changed the intake by nothing measurable (A/B on this part’s machine, December 7: 523 and 506 batches/s).`;
 }
 
 export default {
