@@ -93,13 +93,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
   }
   const { onExit } = options.walCheckpointer;
-  let open = true;
   sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINTER_SAFETY_PAGES}`);
   const checkpointer = startWalCheckpointer(file, {
     ...options.walCheckpointer,
+    // Only an end of its own is reported, never one after close() began: the connection is open.
     onExit: (detail) => {
       // Without it the connection checkpoints by itself again, as SQLite does by default.
-      if (open) sqlite.pragma(`wal_autocheckpoint = ${OWN_CHECKPOINT_PAGES}`);
+      sqlite.pragma(`wal_autocheckpoint = ${OWN_CHECKPOINT_PAGES}`);
       onExit?.(detail);
     },
   });
@@ -110,7 +110,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     checkpointer,
     close: async () => {
       await checkpointer.stop();
-      open = false;
       await db.destroy();
     },
   };

@@ -29,16 +29,8 @@ export function prepareRowsStatement<DB, Row extends object, R>(
   columns: readonly (keyof Row & string)[],
   build: (rows: Row[]) => Compilable<R>,
 ): (executor: Kysely<DB>, rows: readonly Row[]) => Promise<QueryResult<R>> {
-  // Compiled on `db` but run on `executor` (a transaction): the SQL is the dialect's either way.
-  const templates = new Map<number, Template<R>>();
-  return (executor, rows) => {
-    let template = templates.get(rows.length);
-    if (template === undefined) {
-      template = compileRowsTemplate(columns, rows.length, build);
-      templates.set(rows.length, template);
-    }
-    return executor.executeQuery<R>(template.bind(rowValues(columns, rows)));
-  };
+  // Built on `db` but run on `executor` (a transaction): the SQL is the dialect's either way.
+  return prepareSharedRowsStatement<DB, Row, R>(columns, (_executor, rows) => build(rows));
 }
 
 /** Compiles `build` over `count` rows whose `columns` are placeholders. */

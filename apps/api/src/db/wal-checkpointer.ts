@@ -46,10 +46,10 @@ export interface WalCheckpointer {
   stop(): Promise<void>;
 }
 
+/** Run from its TypeScript source (tests, `npm run dev`) rather than the build. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const PROCESS_MODULE = new URL(
-  import.meta.url.endsWith('.ts')
-    ? './wal-checkpointer-process.ts'
-    : './wal-checkpointer-process.js',
+  `./wal-checkpointer-process.${FROM_SOURCE ? 'ts' : 'js'}`,
   import.meta.url,
 );
 
@@ -63,8 +63,8 @@ export function startWalCheckpointer(
     [file, String(intervalMs), onCheckpoint ? 'report' : 'quiet'],
     {
       // Its own flags only: an api started with --cpu-prof or --inspect passes them on to no one.
-      // From source (tests, `npm run dev`), the process runs under tsx's loader as well.
-      execArgv: PROCESS_MODULE.pathname.endsWith('.ts') ? sourceLoaderFlags() : [],
+      // From source, the process runs under tsx's loader as well.
+      execArgv: FROM_SOURCE ? sourceLoaderFlags() : [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     },
   );
