@@ -23,7 +23,8 @@ import { CspNonceContext } from './lib/csp-nonce';
 // In production the stylesheet is inline (DocumentStyles); the dev server links it for hot reload.
 export const links: Route.LinksFunction = () => [
   ...(import.meta.env.DEV ? [{ rel: 'stylesheet', href: stylesheet }] : []),
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  // A PNG, not an SVG: docs/architecture.md "Performance".
+  { rel: 'icon', href: '/favicon.png', type: 'image/png', sizes: '48x48' },
 ];
 
 declare module 'react-router' {

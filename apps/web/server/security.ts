@@ -253,7 +253,7 @@ function escapeHtml(text: string): string {
 function signInPage(returnTo: string, wrong: boolean): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Operator sign-in — Showroom</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
+<title>Operator sign-in — Showroom</title><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"></head>
 <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem">
 <main id="main">
 <h1>Operator sign-in</h1>

@@ -17,14 +17,14 @@ async function through(chunks: (string | Buffer)[]): Promise<string> {
 
 // React Router's pieces as React writes them, with a page around them.
 const DOCUMENT =
-  '<head><title>Sofa – 3 seats</title><link rel="icon" href="/favicon.svg"/>' +
+  '<head><title>Sofa – 3 seats</title><link rel="icon" href="/favicon.png"/>' +
   '<link rel="modulepreload" href="/assets/a.js" nonce="n"/><link rel="modulepreload" href="/assets/b.js"/></head>' +
   '<body><p>Sofa – 3 seats</p><p>&lt;link rel=&quot;modulepreload&quot;&gt; as text</p>' +
   '<script nonce="n">window.__reactRouterContext = {"state":"type=\\"module\\" async=\\"\\">"};</script>' +
   '<script nonce="n" type="module" async="">import "/assets/a.js";</script>' +
   '<div hidden id="S:0"><link rel="modulepreload" href="/assets/c.js"/><script type="module" async="">x</script></div></body>';
 const EXPECTED =
-  '<head><title>Sofa – 3 seats</title><link rel="icon" href="/favicon.svg"/>' +
+  '<head><title>Sofa – 3 seats</title><link rel="icon" href="/favicon.png"/>' +
   `<link rel="${WAITING_PRELOAD_REL}" href="/assets/a.js" nonce="n"/><link rel="${WAITING_PRELOAD_REL}" href="/assets/b.js"/></head>` +
   '<body><p>Sofa – 3 seats</p><p>&lt;link rel=&quot;modulepreload&quot;&gt; as text</p>' +
   `<script nonce="n">${START_SCRIPTS_AFTER_PAINT}window.__reactRouterContext = {"state":"type=\\"module\\" async=\\"\\">"};</script>` +

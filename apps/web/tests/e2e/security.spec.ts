@@ -158,7 +158,7 @@ test.describe('content security policy', () => {
       expect(api.headers()['x-content-type-options'], path).toBe('nosniff');
       expect(api.headers()['x-frame-options'], path).toBe('DENY');
     }
-    const asset = await request.get('/favicon.svg');
+    const asset = await request.get('/favicon.png');
     expect(asset.headers()['x-content-type-options']).toBe('nosniff');
   });
 });
