@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
 import { clientChunks, reactRouterProductionBuild } from './build-plugins/client-chunks';
+import { compileHints } from './build-plugins/compile-hints';
 import { shopperLists } from './build-plugins/shopper-lists';
 
-/** The chunk-name prefixes of the flag group in bundle-budget.json. */
-const FLAG_CHUNK_PREFIXES: string[] = JSON.parse(
+/** The chunk-name prefixes of bundle-budget.json's groups that load after hydration. */
+const DEFERRED_CHUNK_PREFIXES: Record<string, string[]> = JSON.parse(
   fs.readFileSync(new URL('./bundle-budget.json', import.meta.url), 'utf8'),
-).deferred.flags;
+).deferred;
+/** The chunk-name prefixes of the flag group. */
+const FLAG_CHUNK_PREFIXES = DEFERRED_CHUNK_PREFIXES.flags ?? [];
 
 const OPENFEATURE_CODE = /node_modules\/(@openfeature\/|@datadog\/openfeature-browser\/)/;
 
@@ -53,6 +56,7 @@ export default defineConfig({
     flagChunksStayDeferred(),
     clientChunks(),
     reactRouterProductionBuild(),
+    compileHints(Object.values(DEFERRED_CHUNK_PREFIXES).flat()),
     shopperLists(new URL('../../data/shoppers/', import.meta.url)),
   ],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.
