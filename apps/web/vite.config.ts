@@ -1,16 +1,14 @@
-import fs from 'node:fs';
 import { reactRouter } from '@react-router/dev/vite';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
 import { clientChunks, reactRouterProductionBuild } from './build-plugins/client-chunks';
 import { compileHints } from './build-plugins/compile-hints';
 import { shopperLists } from './build-plugins/shopper-lists';
+import { groupOfFile, readBundleBudget } from './scripts/first-visit-js.mjs';
 
-/** The chunk-name prefixes of bundle-budget.json's groups that load after hydration. */
-const DEFERRED_CHUNK_PREFIXES: Record<string, string[]> = JSON.parse(
-  fs.readFileSync(new URL('./bundle-budget.json', import.meta.url), 'utf8'),
-).deferred;
-/** The chunk-name prefixes of the flag group. */
-const FLAG_CHUNK_PREFIXES = DEFERRED_CHUNK_PREFIXES.flags ?? [];
+/** bundle-budget.json: which chunks load after hydration, by group. */
+const BUDGET = readBundleBudget();
+if (!BUDGET.deferred.flags)
+  throw new Error('bundle-budget.json: the deferred groups name no flags');
 
 const OPENFEATURE_CODE = /node_modules\/(@openfeature\/|@datadog\/openfeature-browser\/)/;
 
@@ -23,10 +21,7 @@ const OPENFEATURE_CODE = /node_modules\/(@openfeature\/|@datadog\/openfeature-br
  */
 function flagChunksStayDeferred(): Plugin {
   let ssr = false;
-  const isFlagChunk = (fileName: string) => {
-    const name = fileName.split('/').pop() ?? '';
-    return FLAG_CHUNK_PREFIXES.some((prefix) => name.startsWith(prefix));
-  };
+  const isFlagChunk = (fileName: string) => groupOfFile(fileName, BUDGET) === 'flags';
   return {
     name: 'showroom:flag-chunks-stay-deferred',
     apply: 'build',
@@ -56,7 +51,7 @@ export default defineConfig({
     flagChunksStayDeferred(),
     clientChunks(),
     reactRouterProductionBuild(),
-    compileHints(Object.values(DEFERRED_CHUNK_PREFIXES).flat()),
+    compileHints(BUDGET),
     shopperLists(new URL('../../data/shoppers/', import.meta.url)),
   ],
   // Workspace packages (@showroom/contracts) are bundled from their TypeScript sources.

@@ -1,8 +1,14 @@
 import type { OutputBundle, OutputChunk } from 'rollup';
 import { describe, expect, it } from 'vitest';
+import type { BundleBudget } from '../scripts/first-visit-js.mjs';
 import { COMPILE_HINT, compileHints, runsOnLoad } from './compile-hints';
 
-const DEFERRED = ['datadog-rum-', 'flag-provider-', 'build-watch-'];
+const BUDGET: BundleBudget = {
+  page: '/',
+  budget: { page: 1, deferred: 1 },
+  ceiling: { page: 1, deferred: 1 },
+  deferred: { monitoring: ['datadog-rum-'], flags: ['flag-provider-'], builds: ['build-watch-'] },
+};
 
 function chunk(fileName: string, kind: 'entry' | 'dynamic' | 'static'): OutputChunk {
   return {
@@ -17,7 +23,7 @@ function chunk(fileName: string, kind: 'entry' | 'dynamic' | 'static'): OutputCh
 
 /** Runs the plugin's generateBundle over `chunks` as the client (or server) build would. */
 function generate(chunks: OutputChunk[], ssr = false): Record<string, OutputChunk> {
-  const plugin = compileHints(DEFERRED);
+  const plugin = compileHints(BUDGET);
   const bundle = Object.fromEntries(chunks.map((c) => [c.fileName, c])) as OutputBundle;
   (plugin.configResolved as (config: unknown) => void)({ build: { ssr } });
   const hook = plugin.generateBundle as {
@@ -31,21 +37,21 @@ function generate(chunks: OutputChunk[], ssr = false): Record<string, OutputChun
 
 describe('runsOnLoad', () => {
   it('takes the entries (the client entry and the route modules)', () => {
-    expect(runsOnLoad(chunk('assets/product-1.js', 'entry'), DEFERRED)).toBe(true);
+    expect(runsOnLoad(chunk('assets/product-1.js', 'entry'), BUDGET)).toBe(true);
   });
 
   it('takes the chunks entries import statically (the shell, shared modules)', () => {
-    expect(runsOnLoad(chunk('assets/shell-1.js', 'static'), DEFERRED)).toBe(true);
+    expect(runsOnLoad(chunk('assets/shell-1.js', 'static'), BUDGET)).toBe(true);
   });
 
   it('takes the dynamic imports made right after hydration', () => {
-    expect(runsOnLoad(chunk('assets/datadog-rum-1.js', 'dynamic'), DEFERRED)).toBe(true);
-    expect(runsOnLoad(chunk('assets/flag-provider-runtime-1.js', 'dynamic'), DEFERRED)).toBe(true);
+    expect(runsOnLoad(chunk('assets/datadog-rum-1.js', 'dynamic'), BUDGET)).toBe(true);
+    expect(runsOnLoad(chunk('assets/flag-provider-runtime-1.js', 'dynamic'), BUDGET)).toBe(true);
   });
 
   it("leaves the dynamic imports made on a shopper's action", () => {
-    expect(runsOnLoad(chunk('assets/navbar-menu-1.js', 'dynamic'), DEFERRED)).toBe(false);
-    expect(runsOnLoad(chunk('assets/search-suggest-1.js', 'dynamic'), DEFERRED)).toBe(false);
+    expect(runsOnLoad(chunk('assets/navbar-menu-1.js', 'dynamic'), BUDGET)).toBe(false);
+    expect(runsOnLoad(chunk('assets/search-suggest-1.js', 'dynamic'), BUDGET)).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { groupOfFile, type BundleBudget } from '../scripts/first-visit-js.mjs';
 
 /**
  * V8's explicit compile hint (Chrome 136 and later): a file that starts with this comment has
@@ -16,17 +17,12 @@ export interface HintedChunk {
 /**
  * Whether a chunk's functions run while the page loads: the entries (the client entry and every
  * route module), the chunks they import statically (the shell, the catalog chunk, shared
- * modules), and the chunks loaded right after hydration (the monitoring SDK, the flag provider,
- * the build watch: `deferredPrefixes`). The other dynamic imports load on a shopper's action
- * (the header menu, the search suggestions…) and are left to lazy compilation.
+ * modules), and the chunks loaded right after hydration (a deferred group of bundle-budget.json:
+ * the monitoring SDK, the flag provider, the build watch). The other dynamic imports load on a
+ * shopper's action (the header menu, the search suggestions…) and are left to lazy compilation.
  */
-export function runsOnLoad(chunk: HintedChunk, deferredPrefixes: readonly string[]): boolean {
-  const file = chunk.fileName.split('/').pop() ?? '';
-  return (
-    chunk.isEntry ||
-    !chunk.isDynamicEntry ||
-    deferredPrefixes.some((prefix) => file.startsWith(prefix))
-  );
+export function runsOnLoad(chunk: HintedChunk, budget: BundleBudget): boolean {
+  return chunk.isEntry || !chunk.isDynamicEntry || groupOfFile(chunk.fileName, budget) !== 'page';
 }
 
 /**
@@ -34,7 +30,7 @@ export function runsOnLoad(chunk: HintedChunk, deferredPrefixes: readonly string
  * "Performance"). Added after minification, which would drop the comment; a source map, when
  * the build writes one, is moved down the one line.
  */
-export function compileHints(deferredPrefixes: readonly string[]): Plugin {
+export function compileHints(budget: BundleBudget): Plugin {
   let ssr = false;
   return {
     name: 'showroom:compile-hints',
@@ -50,7 +46,7 @@ export function compileHints(deferredPrefixes: readonly string[]): Plugin {
         if (ssr) return;
         for (const output of Object.values(bundle)) {
           if (output.type !== 'chunk' || output.code.startsWith(COMPILE_HINT)) continue;
-          if (!runsOnLoad(output, deferredPrefixes)) continue;
+          if (!runsOnLoad(output, budget)) continue;
           output.code = COMPILE_HINT + output.code;
           if (output.map) output.map.mappings = `;${output.map.mappings}`;
         }

@@ -16,6 +16,7 @@ export interface FirstVisitScript {
   gzipBytes: number;
 }
 export function readBundleBudget(): BundleBudget;
+export function groupOfFile(fileName: string, budget?: BundleBudget): ScriptGroup;
 export function classifyScript(url: string, budget?: BundleBudget): ScriptGroup;
 export function gzipBytes(url: string): Promise<number>;
 /** The bytes of every deferred group together. */

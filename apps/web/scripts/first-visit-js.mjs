@@ -16,13 +16,22 @@ export function deferredBytes(totals, budget = readBundleBudget()) {
   return Object.keys(budget.deferred).reduce((sum, group) => sum + (totals[group] ?? 0), 0);
 }
 
-/** 'page', or the deferred group ('monitoring', 'flags') whose prefix the file name has. */
-export function classifyScript(url, budget = readBundleBudget()) {
-  const file = new URL(url).pathname.split('/').pop() ?? '';
+/**
+ * 'page', or the deferred group ('monitoring', 'flags', 'builds') whose prefix a script's file
+ * name has (`fileName` may carry a directory: assets/datadog-rum-….js). The build uses it too
+ * (vite.config.ts, build-plugins/compile-hints.ts).
+ */
+export function groupOfFile(fileName, budget = readBundleBudget()) {
+  const file = fileName.split('/').pop() ?? '';
   for (const [group, prefixes] of Object.entries(budget.deferred)) {
     if (prefixes.some((prefix) => file.startsWith(prefix))) return group;
   }
   return 'page';
+}
+
+/** The group of a script by its URL (see groupOfFile). */
+export function classifyScript(url, budget = readBundleBudget()) {
+  return groupOfFile(new URL(url).pathname, budget);
 }
 
 /** Body bytes of `url` as served to a client that accepts only gzip. */
