@@ -58,7 +58,9 @@ const MISSED = {
 function intakeOnThisMachine(row, helloSamples) {
   const hello = summarize(helloSamples).median;
   const ratio = summarize(row.ratio.samples).median;
-  return ` This budget is not a ratio, so it follows the machine: here the Fastify hello answered ${Math.round(hello).toLocaleString('en-US')} req/s (median) and the intake stored ${ratio.toFixed(2)} × that; the run at 03846b7 (November 28), on a machine whose hello answered 77,366 req/s, stored 52,391 events/s (0.77 × hello, met); the WAL checkpointer process added since (decision 025) changed the intake by nothing measurable (A/B on this part’s machine, December 7: 523 and 506 batches/s).`;
+  const stored = summarize(row.samples).median;
+  const round = (value) => Math.round(value).toLocaleString('en-US');
+  return ` This budget is not a ratio, so it follows the machine: here the Fastify hello answered ${round(hello)} req/s (median) and the intake stored ${ratio.toFixed(2)} × that, so it would be met at a hello of about ${round(50_000 / ratio)} req/s, or here with ${(50_000 / stored).toFixed(1)} × less of the api’s time per event. The run at 03846b7 (November 28), on a machine whose hello answered 77,366 req/s, stored 52,391 events/s (0.77 × hello, met); one at 7d3420a (December 7), hello 81,450 req/s, stored 71,614 events/s (met). The WAL checkpointer process (decision 025) changed the intake by nothing measurable (A/B on this part’s machine, December 7: 523 and 506 batches/s). Profiled again on December 7 (node --cpu-prof and each statement timed, a machine whose hello answered 13–21k req/s: about 40 µs of the api per event): SQLite about 30 % (the rum_events insert 8.4 µs per event, a 750-byte payload in a row with three indexes; the COMMIT about 3 µs per event, in groups of about 860 events), the JSON parse of each line 15 %, mapping events to rows 9 %, garbage collection 7 %, the rest Fastify, the body and the monitoring store’s session, view and flag rows. What would halve it: storing a batch as one row (its lines as received) instead of one row per event, which the session and view queries read today.`;
 }
 
 export default {
