@@ -82,16 +82,23 @@ describe('transactions on SQLite, committed in groups', () => {
 
   it('rolls back a failing transaction alone; the others of its group are stored', async () => {
     const results = await Promise.allSettled(
-      [1, 2, 3].map((id) =>
+      // The first opens the group (no savepoint of its own); the others are in savepoints.
+      [1, 2, 3, 4].map((id) =>
         db.transaction().execute(async (trx) => {
           await insert(trx, id);
-          if (id === 2) throw new Error('out of stock');
+          if (id % 2 === 1) throw new Error(`out of stock ${id}`);
         }),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('out of stock'));
-    expect(storedIds()).toEqual([1, 3]);
+    expect(results.map((r) => r.status)).toEqual([
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((results[0] as PromiseRejectedResult).reason).toEqual(new Error('out of stock 1'));
+    expect((results[2] as PromiseRejectedResult).reason).toEqual(new Error('out of stock 3'));
+    expect(storedIds()).toEqual([2, 4]);
   });
 
   it('commits an open group before a write outside a transaction, which is stored when it answers', async () => {
