@@ -33,6 +33,17 @@ const insert = (executor: Kysely<Tables>, id: number) =>
     .values({ id, label: `item ${id}` })
     .execute();
 
+/**
+ * After a failed group: nothing of it is stored, the kept reads were told every table may have
+ * changed, and the next transaction starts a group of its own.
+ */
+async function expectGroupGoneThenNextStored() {
+  expect(storedIds()).toEqual([]);
+  expect(writes.at(-1)).toBeUndefined();
+  await db.transaction().execute((trx) => insert(trx, 3));
+  expect(storedIds()).toEqual([3]);
+}
+
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'showroom-dialect-'));
   file = path.join(dir, 'test.db');
@@ -129,11 +140,7 @@ describe('transactions on SQLite, committed in groups', () => {
     for (const result of results) {
       expect(String((result as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
     }
-    expect(storedIds()).toEqual([]);
-    expect(writes.at(-1)).toBeUndefined();
-    // The next transaction starts a group of its own.
-    await db.transaction().execute((trx) => insert(trx, 3));
-    expect(storedIds()).toEqual([3]);
+    await expectGroupGoneThenNextStored();
   });
 
   it('fails the transactions already committed into a group that SQLite rolled back', async () => {
@@ -147,10 +154,7 @@ describe('transactions on SQLite, committed in groups', () => {
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('rejected');
     expect(String((a as PromiseRejectedResult).reason)).toMatch(/nothing of it was stored/);
-    expect(storedIds()).toEqual([]);
-    expect(writes.at(-1)).toBeUndefined();
-    await db.transaction().execute((trx) => insert(trx, 3));
-    expect(storedIds()).toEqual([3]);
+    await expectGroupGoneThenNextStored();
   });
 
   it('keeps the connection for the next statements of a turn after a read that waited', async () => {

@@ -22,10 +22,11 @@ import { writtenTables } from './data-generation.js';
  *   the schema changes.
  * - The one connection is handed out first come, first served. Kysely's own lock wakes every
  *   waiting query on each release, so 50 concurrent requests cost each release 50 wake-ups.
- * - Transactions are committed in groups (decision 026): each runs alone on the connection, in
- *   a savepoint of one SQLite transaction that the transactions begun before the event loop's
- *   next turn share, and its caller is answered once that transaction is committed. One COMMIT
- *   writes the pages the group changed once, where each transaction wrote its own.
+ * - Transactions are committed in groups (decision 026): each runs alone on the connection,
+ *   inside one SQLite transaction that the transactions begun before the event loop's next
+ *   turn share (each after the first in a savepoint of its own), and its caller is answered
+ *   once that transaction is committed. One COMMIT writes the pages the group changed once,
+ *   where each transaction wrote its own.
  *
  * Semantics are Kysely's as a caller sees them: a transaction holds the connection until its
  * end, is rolled back alone when it fails, and resolves only once it is committed; a statement
@@ -118,11 +119,7 @@ class CachingSqliteDriver implements Driver {
 
   execute<R>(turn: ConnectionTurn, compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (turn.handedOn) {
-      // A turn's next statement after a read that waits for its group: the connection again.
-      return this.#lock.acquire().then(() => {
-        turn.handedOn = false;
-        return this.execute<R>(turn, compiledQuery);
-      });
+      return this.#takeBack(turn).then(() => this.execute<R>(turn, compiledQuery));
     }
     if (turn.group !== undefined || this.#group === undefined) {
       return Promise.resolve(this.#connection.run<R>(compiledQuery));
@@ -192,9 +189,9 @@ class CachingSqliteDriver implements Driver {
         this.#exec('rollback');
         group.resolve();
       }
-    } else if (group !== undefined && group === this.#group) {
-      // The caller's own error is the one it sees; the group's others get this one.
-      this.#failGroup(group, lostGroupError());
+    } else {
+      // The caller's own error is the one it sees; the group's others get the lost group's.
+      this.#loseGroup(group);
     }
   }
 
@@ -203,7 +200,7 @@ class CachingSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    if (this.#group !== undefined) this.#commitGroup();
+    this.#commitGroup();
     this.database.close();
   }
 
@@ -215,16 +212,24 @@ class CachingSqliteDriver implements Driver {
   #groupOf(turn: ConnectionTurn): TransactionGroup {
     const group = turn.group;
     if (this.#isOpen(group)) return group;
+    throw this.#loseGroup(group);
+  }
+
+  /** Fails `group` if it is still the open one (SQLite ended its transaction): the error. */
+  #loseGroup(group: TransactionGroup | undefined): Error {
     const error = lostGroupError();
     if (group !== undefined && group === this.#group) this.#failGroup(group, error);
-    throw error;
+    return error;
   }
 
   #isOpen(group: TransactionGroup | undefined): group is TransactionGroup {
     return group !== undefined && group === this.#group && this.database.inTransaction;
   }
 
-  /** A turn that handed the connection on (a read waiting for its group) takes it back. */
+  /**
+   * A turn that handed the connection on (a read waiting for its group) takes it back before
+   * its next statement.
+   */
   async #takeBack(turn: ConnectionTurn): Promise<void> {
     if (!turn.handedOn) return;
     await this.#lock.acquire();
