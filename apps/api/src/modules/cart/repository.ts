@@ -5,7 +5,7 @@ import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { prepareSharedQuery, prepareSharedStatement } from '../../db/prepared.js';
 import type { RequestSpan } from '../../http/request-tracing.js';
-import { randomId } from '../session/random-id.js';
+import { recordId } from '../session/random-id.js';
 
 import type { Edition } from '@showroom/contracts/cart';
 
@@ -222,7 +222,7 @@ export function createCartRepository(db: Kysely<Database>) {
       const row = await db
         .insertInto('cart_lines')
         .values({
-          id: randomId('line'),
+          id: recordId('line'),
           session_id: sessionId,
           product_id: line.productId,
           edition: line.edition,

@@ -22,7 +22,7 @@ import {
 import { createPaymentsRepository } from '../payments/repository.js';
 import { earnOrderPoints } from '../loyalty/service.js';
 import type { ShopSession } from '../session/repository.js';
-import { randomId } from '../session/random-id.js';
+import { recordId } from '../session/random-id.js';
 import { createIdempotencyRepository, requestFingerprint } from './idempotency.js';
 import type { PlaceOrderBody } from '@showroom/contracts/checkout';
 
@@ -127,7 +127,7 @@ export function createCheckout({
           await takeStock(trx, lines);
           if (input.demoError === 'buy-now') throw new BuyNowDemoError();
 
-          const orderId = randomId('ord');
+          const orderId = recordId('ord');
           try {
             charge = await gateway.charge({
               source,

@@ -11,7 +11,7 @@ import {
   type LoyaltyMembership,
   type LoyaltyStatus,
 } from '@showroom/contracts/accounts';
-import { randomId } from '../session/random-id.js';
+import { randomId, recordId } from '../session/random-id.js';
 import type { ShopSession } from '../session/repository.js';
 
 /** How many points history entries the profile shows. */
@@ -97,7 +97,7 @@ export function createLoyalty(db: Kysely<Database>) {
           await trx
             .insertInto('loyalty_points')
             .values({
-              id: randomId('lp'),
+              id: recordId('lp'),
               membership_id: id,
               points: LOYALTY_WELCOME_POINTS,
               reason: 'welcome',
@@ -157,7 +157,7 @@ export async function earnOrderPoints(
   const points = loyaltyPointsFor(totalCents);
   if (!membership || points === 0) return;
   await setMembershipPoints(trx, membership.id, Number(membership.points) + points);
-  await addOrderPoints(trx, randomId('lp'), membership.id, points, orderId, now.toISOString());
+  await addOrderPoints(trx, recordId('lp'), membership.id, points, orderId, now.toISOString());
 }
 
 /** A calendar date (YYYY-MM-DD) that exists and is before today. */

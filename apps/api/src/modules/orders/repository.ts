@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { columnsOf, prepareSharedRowsStatement } from '../../db/prepared.js';
 import type { Database, OrderLineTable, OrderTable } from '../../db/schema.js';
-import { randomId } from '../session/random-id.js';
+import { recordId } from '../session/random-id.js';
 import type { Order } from '@showroom/contracts/orders';
 
 /** How many of its latest orders a session sees. */
@@ -112,7 +112,7 @@ export function createOrdersRepository(db: Kysely<Database>) {
       await insertOrderLineRows(
         db,
         order.lines.map((line, position) => ({
-          id: randomId('ol'),
+          id: recordId('ol'),
           order_id: order.id,
           position,
           product_id: line.productId,

@@ -2,7 +2,7 @@ import { toCardBrand, type CardBrand } from '@showroom/contracts/card-brand';
 import type { Kysely } from 'kysely';
 import { columnsOf, prepareSharedRowsStatement } from '../../db/prepared.js';
 import type { Database, PaymentTable } from '../../db/schema.js';
-import { randomId } from '../session/random-id.js';
+import { randomId, recordId } from '../session/random-id.js';
 import type { CardToken } from './gateway.js';
 
 /** A saved card as the shop keeps it: brand, last four, expiry and the gateway's token. */
@@ -155,7 +155,7 @@ export function createPaymentsRepository(db: Kysely<Database>) {
     },
 
     async recordPayment(payment: PaymentRecord, now: Date): Promise<string> {
-      const id = randomId('pay');
+      const id = recordId('pay');
       await insertPaymentRows(db, [
         {
           id,
