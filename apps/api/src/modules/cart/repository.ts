@@ -222,7 +222,7 @@ export function createCartRepository(db: Kysely<Database>) {
       const row = await db
         .insertInto('cart_lines')
         .values({
-          id: recordId('line'),
+          id: recordId('line', now),
           session_id: sessionId,
           product_id: line.productId,
           edition: line.edition,

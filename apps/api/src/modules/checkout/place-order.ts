@@ -127,7 +127,7 @@ export function createCheckout({
           await takeStock(trx, lines);
           if (input.demoError === 'buy-now') throw new BuyNowDemoError();
 
-          const orderId = recordId('ord');
+          const orderId = recordId('ord', now);
           try {
             charge = await gateway.charge({
               source,

@@ -97,7 +97,7 @@ export function createLoyalty(db: Kysely<Database>) {
           await trx
             .insertInto('loyalty_points')
             .values({
-              id: recordId('lp'),
+              id: recordId('lp', now),
               membership_id: id,
               points: LOYALTY_WELCOME_POINTS,
               reason: 'welcome',
@@ -157,7 +157,7 @@ export async function earnOrderPoints(
   const points = loyaltyPointsFor(totalCents);
   if (!membership || points === 0) return;
   await setMembershipPoints(trx, membership.id, Number(membership.points) + points);
-  await addOrderPoints(trx, recordId('lp'), membership.id, points, orderId, now.toISOString());
+  await addOrderPoints(trx, recordId('lp', now), membership.id, points, orderId, now.toISOString());
 }
 
 /** A calendar date (YYYY-MM-DD) that exists and is before today. */

@@ -84,6 +84,7 @@ export function createOrdersRepository(db: Kysely<Database>) {
 
   return {
     async insert({ order, sessionId, shopperId }: NewOrder): Promise<void> {
+      const createdAt = new Date(order.createdAt);
       await insertOrderRows(db, [
         {
           id: order.id,
@@ -112,7 +113,7 @@ export function createOrdersRepository(db: Kysely<Database>) {
       await insertOrderLineRows(
         db,
         order.lines.map((line, position) => ({
-          id: recordId('ol'),
+          id: recordId('ol', createdAt),
           order_id: order.id,
           position,
           product_id: line.productId,

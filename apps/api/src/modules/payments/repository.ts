@@ -155,7 +155,7 @@ export function createPaymentsRepository(db: Kysely<Database>) {
     },
 
     async recordPayment(payment: PaymentRecord, now: Date): Promise<string> {
-      const id = recordId('pay');
+      const id = recordId('pay', now);
       await insertPaymentRows(db, [
         {
           id,
