@@ -24,7 +24,7 @@ export function randomId(prefix: string): string {
 const BYTE_ORDERED_ALPHABET = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 /** Characters of a record id's time part: 48 bits of milliseconds, up to the year 10889. */
 const TIME_CHARACTERS = 8;
-const TIME_LIMIT = 64 ** TIME_CHARACTERS;
+const TIME_LIMIT = BYTE_ORDERED_ALPHABET.length ** TIME_CHARACTERS;
 /** Characters of a record id's random part: 84 bits, still unguessable. */
 const RECORD_RANDOM_CHARACTERS = 14;
 /**
@@ -46,13 +46,15 @@ const RECORD_RANDOM_BYTES = Math.ceil((RECORD_RANDOM_CHARACTERS * 6) / 8);
 export function recordId(prefix: string, at: Date): string {
   const millis = at.getTime();
   if (!Number.isSafeInteger(millis) || millis < 0 || millis >= TIME_LIMIT) {
-    throw new RangeError(`a record id's time must be a millisecond from 0 to 64^8 - 1: ${millis}`);
+    throw new RangeError(
+      `a record id's time must be a millisecond from 0 to ${TIME_LIMIT - 1}: ${millis}`,
+    );
   }
   let time = '';
   let rest = millis;
   for (let i = 0; i < TIME_CHARACTERS; i++) {
-    time = BYTE_ORDERED_ALPHABET[rest % 64] + time;
-    rest = Math.floor(rest / 64);
+    time = BYTE_ORDERED_ALPHABET[rest % BYTE_ORDERED_ALPHABET.length] + time;
+    rest = Math.floor(rest / BYTE_ORDERED_ALPHABET.length);
   }
   return `${prefix}_${time}${randomBase64url(RECORD_RANDOM_BYTES).slice(0, RECORD_RANDOM_CHARACTERS)}`;
 }
